@@ -1,0 +1,25 @@
+# The two commands a new user runs: `make example` and `make test`.
+# Both install what is missing first (scripts/setup.sh), then do their job.
+VENV := .venv
+PY   := $(VENV)/bin/python
+BUILD := build
+
+.PHONY: setup test example bench bench-quick clean
+
+setup:
+	@bash scripts/setup.sh
+
+test: setup
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+example: setup
+	@bash examples/run.sh
+
+bench-quick: setup
+	$(PY) -m benchmarks.adbench.harness --quick
+
+bench: setup
+	$(PY) -m benchmarks.adbench.harness
+
+clean:
+	rm -rf $(BUILD) .pytest_cache

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs what enzc needs, only what is missing: Debian's clang-22/llvm-22 and a
+# .venv with the package (editable, with its test extra). Safe to run repeatedly.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'setup: %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_updated=0
+apt_install() {
+    if [ "$apt_updated" = 0 ]; then
+        say "apt-get update"
+        as_root apt-get update -qq
+        apt_updated=1
+    fi
+    say "apt-get install $*"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+missing=()
+for tool in clang-22 clang++-22 llvm-as-22 llvm-diff-22 llvm-dis-22 llvm-ar-22; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    say "missing ${missing[*]}"
+    apt_install clang-22 llvm-22
+fi
+
+PY=${PYTHON:-python3}
+if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "setup: error: enzc needs Python >= 3.11 ($PY is older or missing)" >&2
+    exit 1
+fi
+
+if [ ! -x .venv/bin/python ]; then
+    if ! "$PY" -m venv .venv >/dev/null 2>&1; then
+        rm -rf .venv
+        apt_install python3-venv
+        "$PY" -m venv .venv
+    fi
+fi
+
+# Reinstall only when the project's metadata changed since the last install.
+stamp=.venv/.enzc-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    say "installing enzc into .venv"
+    .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+    .venv/bin/python -m pip install -q -e '.[test]'
+    touch "$stamp"
+fi
