@@ -19,12 +19,12 @@ apt_install() {
 }
 
 missing=()
-for tool in clang-22 clang++-22 llvm-as-22 llvm-diff-22 llvm-dis-22 llvm-ar-22; do
+for tool in clang-22 clang++-22 llvm-as-22 llvm-diff-22 llvm-dis-22 llvm-ar-22 cmake make; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if [ ${#missing[@]} -gt 0 ]; then
     say "missing ${missing[*]}"
-    apt_install clang-22 llvm-22
+    apt_install clang-22 llvm-22 cmake make
 fi
 
 PY=${PYTHON:-python3}
