@@ -1,0 +1,67 @@
+"""Spelling of LLVM identifiers: when a name needs quotes, and how to escape it."""
+
+from __future__ import annotations
+
+import re
+
+_BARE = re.compile(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*\Z")
+
+
+def escape_bytes(data: bytes) -> str:
+    """LLVM string escaping: printable ASCII stays, `"`, `\\` and the rest become `\\XX`."""
+    out = []
+    for b in data:
+        if 0x20 <= b < 0x7F and b not in (0x22, 0x5C):
+            out.append(chr(b))
+        else:
+            out.append(f"\\{b:02X}")
+    return "".join(out)
+
+
+def unescape(text: str) -> bytes:
+    """Inverse of `escape_bytes` for the body of a quoted LLVM string."""
+    raw = text.encode("utf-8")
+    out = bytearray()
+    i = 0
+    while i < len(raw):
+        c = raw[i]
+        if c == 0x5C and i + 1 < len(raw):
+            if raw[i + 1] == 0x5C:
+                out.append(0x5C)
+                i += 2
+                continue
+            hexpart = raw[i + 1 : i + 3]
+            if len(hexpart) == 2 and all(chr(h) in "0123456789abcdefABCDEF" for h in hexpart):
+                out.append(int(hexpart, 16))
+                i += 3
+                continue
+        out.append(c)
+        i += 1
+    return bytes(out)
+
+
+def _ident(name: str) -> str:
+    if _BARE.match(name) or name.isdigit():
+        return name
+    return '"' + escape_bytes(name.encode("utf-8")) + '"'
+
+
+def local_ref(name: str) -> str:
+    """`%name`, quoted when needed."""
+    return "%" + _ident(name)
+
+
+def global_ref(name: str) -> str:
+    """`@name`, quoted when needed."""
+    return "@" + _ident(name)
+
+
+def unique_name(base: str, taken: set[str]) -> str:
+    """`base` if free, else `base.1`, `base.2`, ... (LLVM's own scheme); adds it to `taken`."""
+    name = base
+    n = 0
+    while name in taken:
+        n += 1
+        name = f"{base}.{n}"
+    taken.add(name)
+    return name
