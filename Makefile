@@ -10,7 +10,7 @@ setup:
 	@bash scripts/setup.sh
 
 test: setup
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n auto $(PYTEST_ARGS)
 
 example: setup
 	@bash examples/run.sh
