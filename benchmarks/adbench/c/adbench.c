@@ -1,0 +1,335 @@
+/* Shared driver: see adbench.h.  Timing happens here, in C, so the Python
+ * harness only starts programs and reads one result line. */
+#define _POSIX_C_SOURCE 200809L
+#include "adbench.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef void (*ab_fn)(void *);
+
+/* A sample should last this long at least, so clock resolution and call
+ * overhead stay out of the measurement of very fast calls. */
+#define AB_MIN_SAMPLE_S 1e-3
+#define AB_MAX_SAMPLES 100000
+
+void ab_die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+void *ab_alloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size);
+    if (!p)
+        ab_die("out of memory allocating %zu x %zu bytes", count, size);
+    return p;
+}
+
+FILE *ab_open(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        ab_die("cannot open %s: %s", path, strerror(errno));
+    return f;
+}
+
+void ab_read_doubles(FILE *f, const char *path, double *out, size_t n, const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        if (fscanf(f, "%lf", &out[i]) != 1)
+            ab_die("%s: expected %zu numbers for %s, read %zu", path, n, what, i);
+}
+
+long ab_read_long(FILE *f, const char *path, const char *what)
+{
+    long v;
+    if (fscanf(f, "%ld", &v) != 1 || v < 0)
+        ab_die("%s: expected a non-negative integer for %s", path, what);
+    return v;
+}
+
+long ab_spec_long(const char *spec, const char *key, long fallback)
+{
+    size_t klen = strlen(key);
+    const char *p = spec;
+    while (*p) {
+        if (strncmp(p, key, klen) == 0 && p[klen] == '=') {
+            char *end;
+            long v = strtol(p + klen + 1, &end, 10);
+            if (end == p + klen + 1 || (*end && *end != ',') || v <= 0)
+                ab_die("bad size spec '%s': %s needs a positive integer", spec, key);
+            return v;
+        }
+        p = strchr(p, ',');
+        if (!p)
+            break;
+        p++;
+    }
+    return fallback;
+}
+
+void ab_rng_seed(struct ab_rng *rng, unsigned long long seed)
+{
+    rng->state = seed ? seed : 0x9E3779B97F4A7C15ULL;
+}
+
+double ab_rng_uniform(struct ab_rng *rng)
+{
+    unsigned long long x = rng->state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    rng->state = x;
+    return (double)((x * 0x2545F4914F6CDD1DULL) >> 11) * 0x1.0p-53;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median seconds per call of fn(ctx): samples of `batch` calls each, taken
+ * until they add up to min_time and there are at least min_runs of them.
+ * The call goes through a volatile pointer so no build (not even one that
+ * merges all files) can inline or hoist it out of the loop. */
+static double time_per_call(ab_fn fn, void *ctx, const struct ab_options *opt, int *runs)
+{
+    ab_fn volatile call = fn;
+    double *samples = ab_alloc(AB_MAX_SAMPLES, sizeof *samples);
+    int count = 0;
+    double total = 0;
+
+    double t0 = now_s();
+    call(ctx); /* warm-up: page faults, caches */
+    double first = now_s() - t0;
+    if (first >= opt->min_time) { /* a long call needs no warm-up */
+        samples[count++] = first;
+        total = first;
+    }
+    long batch = first >= AB_MIN_SAMPLE_S ? 1 : (long)(AB_MIN_SAMPLE_S / fmax(first, 1e-9)) + 1;
+
+    while ((count < opt->min_runs || total < opt->min_time) && count < AB_MAX_SAMPLES) {
+        t0 = now_s();
+        for (long b = 0; b < batch; b++)
+            call(ctx);
+        double dt = now_s() - t0;
+        samples[count++] = dt / (double)batch;
+        total += dt;
+    }
+    qsort(samples, (size_t)count, sizeof *samples, cmp_double);
+    double median = count % 2 ? samples[count / 2]
+                              : 0.5 * (samples[count / 2 - 1] + samples[count / 2]);
+    free(samples);
+    *runs = count;
+    return median;
+}
+
+static void print_vector(const char *label, const double *v, size_t n)
+{
+    printf("%s", label);
+    for (size_t i = 0; i < n; i++)
+        printf(" %.17g", v[i]);
+    putchar('\n');
+}
+
+static void print_ints(const char *label, const int *v, size_t n)
+{
+    printf("%s", label);
+    for (size_t i = 0; i < n; i++)
+        printf(" %d", v[i]);
+    putchar('\n');
+}
+
+static void dump_values(const char *path, const struct ab_derivative *d)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        ab_die("cannot write %s: %s", path, strerror(errno));
+    if (fwrite(d->values, sizeof(double), d->nnz, f) != d->nnz || fclose(f) != 0)
+        ab_die("cannot write %s", path);
+}
+
+static int run_time(const struct ab_problem *p, void *ctx, const struct ab_options *opt)
+{
+    int obj_runs, grad_runs;
+    double t_obj = time_per_call(p->objective, ctx, opt, &obj_runs);
+    size_t nout;
+    double value = p->outputs(ctx, &nout)[0];
+    double t_grad = time_per_call(p->derivative, ctx, opt, &grad_runs);
+    if (opt->dump) {
+        struct ab_derivative d = p->result(ctx);
+        dump_values(opt->dump, &d);
+    }
+    printf("RESULT objective_s=%.9e gradient_s=%.9e objective_runs=%d gradient_runs=%d "
+           "objective=%.17g\n",
+           t_obj, t_grad, obj_runs, grad_runs, value);
+    return 0;
+}
+
+static int run_check(const struct ab_problem *p, void *ctx)
+{
+    size_t nout;
+    p->objective(ctx);
+    const double *out = p->outputs(ctx, &nout);
+    printf("objective %zu\n", nout);
+    print_vector("outputs", out, nout);
+    p->derivative(ctx);
+    struct ab_derivative d = p->result(ctx);
+    printf("derivative %zu %zu %zu\n", d.nrows, d.ncols, d.nnz);
+    print_vector("values", d.values, d.nnz);
+    if (d.rowptr) {
+        print_ints("rowptr", d.rowptr, d.nrows + 1);
+        print_ints("cols", d.cols, d.nnz);
+    }
+    return 0;
+}
+
+/* Evaluates the objective with input x set to `value`; copies the outputs. */
+static void outputs_at(const struct ab_problem *p, void *ctx, double *x, double value,
+                       double *out, size_t nout)
+{
+    *x = value;
+    p->objective(ctx);
+    size_t n;
+    memcpy(out, p->outputs(ctx, &n), nout * sizeof *out);
+}
+
+/* Fourth-order central differences of every output w.r.t. every active
+ * input: (-f(x+2h) + 8 f(x+h) - 8 f(x-h) + f(x-2h)) / 12h, h relative. */
+static int run_fd(const struct ab_problem *p, void *ctx, const struct ab_options *opt)
+{
+    struct ab_segment seg[AB_MAX_SEGMENTS];
+    size_t nseg = p->inputs(ctx, seg);
+    size_t nin = 0, nout;
+    for (size_t s = 0; s < nseg; s++)
+        nin += seg[s].len;
+    p->objective(ctx);
+    p->outputs(ctx, &nout);
+
+    double *jac = ab_alloc(nout * nin, sizeof *jac);
+    double *fp2 = ab_alloc(nout, sizeof *fp2), *fp1 = ab_alloc(nout, sizeof *fp1);
+    double *fm1 = ab_alloc(nout, sizeof *fm1), *fm2 = ab_alloc(nout, sizeof *fm2);
+    size_t col = 0;
+    for (size_t s = 0; s < nseg; s++) {
+        for (size_t i = 0; i < seg[s].len; i++, col++) {
+            double *x = &seg[s].ptr[i];
+            double x0 = *x;
+            double h = opt->fd_step * fmax(1.0, fabs(x0));
+            outputs_at(p, ctx, x, x0 + 2 * h, fp2, nout);
+            outputs_at(p, ctx, x, x0 + h, fp1, nout);
+            outputs_at(p, ctx, x, x0 - h, fm1, nout);
+            outputs_at(p, ctx, x, x0 - 2 * h, fm2, nout);
+            *x = x0;
+            for (size_t r = 0; r < nout; r++)
+                jac[r * nin + col] = (-fp2[r] + 8 * fp1[r] - 8 * fm1[r] + fm2[r]) / (12 * h);
+        }
+    }
+    printf("fd %zu %zu\n", nout, nin);
+    for (size_t r = 0; r < nout; r++)
+        print_vector("row", &jac[r * nin], nin);
+    free(jac);
+    free(fp2);
+    free(fp1);
+    free(fm1);
+    free(fm2);
+    return 0;
+}
+
+static void usage(const char *prog)
+{
+    ab_die("usage: %s time|check|fd INPUT [--min-time S] [--min-runs N] [--dump FILE] "
+           "[--replicate] [--truncate N] [--limit N] [--method euler|rk4] [--fd-step H]",
+           prog);
+}
+
+static double parse_double(const char *s, const char *what)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= 0))
+        ab_die("%s needs a non-negative number, got '%s'", what, s);
+    return v;
+}
+
+static long parse_long(const char *s, const char *what)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < 0)
+        ab_die("%s needs a non-negative integer, got '%s'", what, s);
+    return v;
+}
+
+static struct ab_options parse_options(int argc, char **argv)
+{
+    struct ab_options o = {.min_time = 0.5, .min_runs = 3, .method = "euler", .fd_step = 1e-4};
+    if (argc < 3)
+        usage(argv[0]);
+    o.mode = argv[1];
+    o.input = argv[2];
+    for (int i = 3; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--replicate") == 0) {
+            o.replicate = 1;
+            continue;
+        }
+        if (!v)
+            usage(argv[0]);
+        if (strcmp(a, "--min-time") == 0)
+            o.min_time = parse_double(v, a);
+        else if (strcmp(a, "--min-runs") == 0)
+            o.min_runs = (int)parse_long(v, a);
+        else if (strcmp(a, "--dump") == 0)
+            o.dump = v;
+        else if (strcmp(a, "--truncate") == 0)
+            o.truncate = parse_long(v, a);
+        else if (strcmp(a, "--limit") == 0)
+            o.limit = parse_long(v, a);
+        else if (strcmp(a, "--method") == 0)
+            o.method = v;
+        else if (strcmp(a, "--fd-step") == 0)
+            o.fd_step = parse_double(v, a);
+        else
+            usage(argv[0]);
+        i++;
+    }
+    return o;
+}
+
+int ab_main(int argc, char **argv, const struct ab_problem *p)
+{
+    struct ab_options opt = parse_options(argc, argv);
+    int (*run)(const struct ab_problem *, void *, const struct ab_options *) = NULL;
+    if (strcmp(opt.mode, "time") == 0)
+        run = run_time;
+    else if (strcmp(opt.mode, "fd") == 0)
+        run = run_fd;
+    else if (strcmp(opt.mode, "check") != 0)
+        usage(argv[0]);
+    void *ctx = p->load(&opt);
+    int rc = run ? run(p, ctx, &opt) : run_check(p, ctx);
+    p->release(ctx);
+    if (fflush(stdout) != 0)
+        ab_die("cannot write results");
+    return rc;
+}
