@@ -1,0 +1,27 @@
+"""Issue 4 acceptance: reverse-mode gradients of scalar code, libm/intrinsic rules,
+branches, loops and local memory, each program built by enzcc at -O0..-O3, with and
+without -g (debug info must not change the derivative)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gradcheck import Program, discover, params, run_and_check
+
+CONFIGS = [f"-O{level}{g}" for level in range(4) for g in ("", " -g")]
+PROGRAMS = discover("rev1")
+
+# Program name (or "name[config]") -> why it fails today. Strict: remove an entry as
+# soon as its program passes.
+XFAIL: dict[str, str] = {}
+
+
+def test_enough_programs() -> None:
+    assert len(PROGRAMS) >= 44
+
+
+@pytest.mark.parametrize(("prog", "config"), params(PROGRAMS, CONFIGS, XFAIL))
+def test_gradient(prog: Program, config: str, tmp_path: Path, drivers) -> None:
+    run_and_check(prog, config, tmp_path)
