@@ -1,0 +1,247 @@
+"""Structural edits: splitting blocks and edges, cloning functions, dropping dead blocks.
+
+Every edit keeps use lists and phis consistent, so `verify_function` passes after
+it whenever it passed before.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from enzc.ir.builder import _note_added, fresh_local_name, new_block
+from enzc.ir.cfg import reachable_blocks
+from enzc.ir.instructions import Br, DebugRecord, Instruction, LandingPad, Phi
+from enzc.ir.metadata import Metadata, MDTuple, MDValue
+from enzc.ir.module import BasicBlock, Function, Linkage, Module
+from enzc.ir.values import MetadataOperand, Value, poison
+
+ValueMap = dict[Value, Value]
+"""Old value → new value, for arguments, blocks and instructions."""
+
+
+# ---------------------------------------------------------------------------
+# Splitting
+
+
+def split_block(block: BasicBlock, before: Instruction, name: str = "") -> BasicBlock:
+    """Move `before` and everything after it into a new block placed after `block`.
+
+    `block` then ends with `br` to the new block (carrying `before`'s `!dbg`), and
+    phis in the moved terminator's successors name the new block as incoming.
+    Returns the new block.
+    """
+    if before.parent is not block:
+        raise ValueError("split point is not in the block")
+    if isinstance(before, Phi):
+        raise ValueError("cannot split a block before a phi")
+    fn = block.parent
+    assert fn is not None
+    tail = new_block(fn, name or f"{block.name or 'bb'}.split", after=block)
+    i = block.index_of(before)
+    moved = block.instructions[i:]
+    del block.instructions[i:]
+    for inst in moved:
+        inst.parent = tail
+    tail.instructions.extend(moved)
+    tail.trailing_debug_records, block.trailing_debug_records = block.trailing_debug_records, []
+    for succ in dict.fromkeys(tail.successors):
+        _rename_incoming(succ, block, tail)
+    br = Br(tail)
+    if "dbg" in before.metadata:
+        br.metadata["dbg"] = before.metadata["dbg"]
+    block.append(br)
+    _note_added(fn)
+    return tail
+
+
+def _rename_incoming(block: BasicBlock, old: BasicBlock, new: BasicBlock) -> None:
+    for phi in block.phis:
+        for k in range(1, len(phi.operands), 2):
+            if phi.operand(k) is old:
+                phi.set_operand(k, new)
+
+
+def split_edge(src: BasicBlock, dst: BasicBlock, name: str = "") -> BasicBlock:
+    """Insert a new block on the edge src -> dst and return it.
+
+    All of `src`'s terminator slots naming `dst` go to the new block; `dst`'s phis
+    keep one entry for it (several edges from one switch collapse into one).
+    """
+    term = src.terminator
+    if term is None or dst not in term.successors:
+        raise ValueError(f"no edge from {src.name} to {dst.name}")
+    if isinstance(dst.first_non_phi, LandingPad):
+        raise ValueError("cannot split an unwind edge (the landing pad must stay its target)")
+    fn = src.parent
+    assert fn is not None
+    mid = new_block(fn, name or f"{src.name or 'bb'}.{dst.name or 'bb'}_crit_edge", after=src)
+    for k, op in enumerate(term.operands):
+        if op is dst:
+            term.set_operand(k, mid)
+    for phi in dst.phis:
+        pairs = phi.incoming
+        first = next(v for v, b in pairs if b is src)
+        kept = [(v, b) for v, b in pairs if b is not src]
+        phi.set_operands([x for pair in kept for x in pair] + [first, mid])
+    br = Br(dst)
+    if "dbg" in term.metadata:
+        br.metadata["dbg"] = term.metadata["dbg"]
+    mid.append(br)
+    _note_added(fn)
+    return mid
+
+
+def remove_unreachable_blocks(fn: Function) -> int:
+    """Delete blocks not reachable from the entry; returns how many were removed.
+
+    Phi entries from removed blocks are dropped; any remaining use of a removed
+    value (only possible from other dead code or debug records) becomes poison.
+    """
+    live = reachable_blocks(fn)
+    dead = [b for b in fn.blocks if b not in live]
+    if not dead:
+        return 0
+    dead_set = set(dead)
+    for b in dead:
+        for succ in dict.fromkeys(b.successors):
+            if succ not in dead_set:
+                for phi in succ.phis:
+                    phi.remove_incoming(b)
+    for b in dead:
+        for inst in b.instructions:
+            inst.drop_operands()
+            for rec in inst.debug_records:
+                rec.drop_operands()
+    for b in dead:
+        for inst in b.instructions:
+            if inst.uses:
+                inst.replace_all_uses_with(poison(inst.type))
+            inst.parent = None
+        b.instructions = []
+        b.parent = None
+    fn.blocks[:] = [b for b in fn.blocks if b not in dead_set]
+    return len(dead)
+
+
+# ---------------------------------------------------------------------------
+# Cloning
+
+
+def clone_function(fn: Function, new_name: str, module: Module | None = None) -> tuple[Function, ValueMap]:
+    """A copy of `fn` named `new_name` (made unique in `module`, which it joins).
+
+    Blocks, instructions, debug records and metadata attachments are copied;
+    constants, globals and metadata nodes are shared. The header (linkage,
+    attributes, suffix) is copied except `comdat`, which names the original.
+    Returns the new function and the map from `fn`'s arguments, blocks and
+    instructions to their copies.
+    """
+    if module is not None:
+        new = module.add_function(new_name, fn.function_type)
+    else:
+        new = Function(new_name, fn.function_type)
+    for old_arg, new_arg in zip(fn.args, new.args):
+        new_arg.name, new_arg.attrs = old_arg.name, old_arg.attrs
+    new.linkage = Linkage(list(fn.linkage.words))
+    new.cconv, new.ret_attrs, new.fn_attrs = fn.cconv, fn.ret_attrs, fn.fn_attrs
+    new.header_suffix = [w for w in fn.header_suffix if not w.startswith("comdat")]
+    new.addrspace, new.unnamed_addr = fn.addrspace, fn.unnamed_addr
+    new.metadata = dict(fn.metadata)
+    new.blocks = []
+    value_map: ValueMap = dict(zip(fn.args, new.args))
+    clone_into(fn, new, value_map)
+    return new, value_map
+
+
+def clone_into(src: Function, dst: Function, value_map: ValueMap, *, after: BasicBlock | None = None,
+               name_suffix: str = "") -> ValueMap:
+    """Copy `src`'s body into `dst` and return `value_map` extended with the copies.
+
+    `value_map` must map each argument of `src` that the body uses (to an argument
+    of `dst` or any value); it may also pre-map other values, e.g. to substitute
+    instructions. New blocks go after `after` (default: at the end), named
+    uniquely in `dst` (with `name_suffix` appended to each name).
+    """
+    blocks = src.blocks
+    for a in src.args:
+        if a.uses and a not in value_map:
+            raise ValueError(f"clone_into: argument {a.name or a.index} of @{src.name} is not mapped")
+    new_blocks: list[BasicBlock] = []
+    anchor = after
+    for b in blocks:
+        nb = new_block(dst, (b.name + name_suffix) if b.name is not None else "", after=anchor)
+        if anchor is not None:
+            anchor = nb
+        new_blocks.append(nb)
+        value_map[b] = nb
+    pairs: list[tuple[Instruction, Instruction]] = []
+    for b, nb in zip(blocks, new_blocks):
+        for inst in b.instructions:
+            if inst in value_map:
+                continue
+            new = _shell(inst)
+            if inst.name is not None:
+                new.name = fresh_local_name(dst, inst.name + name_suffix)
+            nb.append(new)
+            _note_added(dst)
+            value_map[inst] = new
+            pairs.append((inst, new))
+    for old, new in pairs:
+        for op in old.operands:
+            new.append_operand(remap_value(op, value_map))
+        new.debug_records = [_clone_record(r, value_map) for r in old.debug_records]
+    for b, nb in zip(blocks, new_blocks):
+        nb.trailing_debug_records = [_clone_record(r, value_map) for r in b.trailing_debug_records]
+    return value_map
+
+
+def clone_instruction(inst: Instruction, value_map: ValueMap | None = None) -> Instruction:
+    """A detached copy of `inst`, operands mapped through `value_map` (default: same)."""
+    vmap = value_map or {}
+    new = _shell(inst)
+    new.name = inst.name
+    for op in inst.operands:
+        new.append_operand(remap_value(op, vmap))
+    new.debug_records = [_clone_record(r, vmap) for r in inst.debug_records]
+    return new
+
+
+def _shell(inst: Instruction) -> Instruction:
+    """Same class and fields, no operands, uses, parent, name or debug records."""
+    new = copy.copy(inst)
+    for key, val in vars(new).items():
+        if isinstance(val, (list, dict)):
+            setattr(new, key, copy.copy(val))
+    new._operands, new._operand_uses, new.uses = [], [], {}
+    new.parent, new.name, new.debug_records = None, None, []
+    return new
+
+
+def _clone_record(rec: DebugRecord, value_map: ValueMap) -> DebugRecord:
+    new = copy.copy(rec)
+    new._operands, new._operand_uses, new.uses = [], [], {}
+    for op in rec.operands:
+        new.append_operand(remap_value(op, value_map))
+    return new
+
+
+def remap_value(v: Value, value_map: ValueMap) -> Value:
+    """`v` through the map; metadata operands wrapping mapped values are rebuilt."""
+    mapped = value_map.get(v)
+    if mapped is not None:
+        return mapped
+    if isinstance(v, MetadataOperand):
+        md = _remap_md(v.md, value_map)
+        return v if md is v.md else MetadataOperand(v.type, md)
+    return v
+
+
+def _remap_md(md: Metadata, value_map: ValueMap) -> Metadata:
+    match md:
+        case MDValue(value=val) if val in value_map:
+            return MDValue(value_map[val])
+        case MDTuple(operands=ops):
+            new_ops = [None if o is None else _remap_md(o, value_map) for o in ops]
+            if any(a is not b for a, b in zip(new_ops, ops)):
+                return MDTuple(new_ops, md.distinct)
+    return md
