@@ -1,0 +1,1 @@
+"""Benchmarks of enzc (run as modules from the repository root)."""

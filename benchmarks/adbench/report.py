@@ -1,0 +1,205 @@
+"""Results: the CSV, the printed tables, the summary ratios and the plot.
+
+The summary follows the issue's closing note: per benchmark, the geometric
+mean over inputs of gradient time / objective time for each tool, each AD
+tool's ratio to the manual derivative, and the geometric-mean speedup of
+enzcc over enzcc-ref (the AD-before-optimization pipeline) across the suite.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import platform
+import subprocess
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+CSV_COLUMNS = ("benchmark", "input", "tool", "objective_s", "gradient_s")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One measurement: a tool on one input of one benchmark."""
+
+    benchmark: str
+    input: str
+    tool: str
+    objective_s: float
+    gradient_s: float
+
+    @property
+    def ratio(self) -> float:
+        """Gradient (or Jacobian) time / objective time, both in this tool's build."""
+        return self.gradient_s / self.objective_s
+
+
+def _replace_atomically(path: Path, write) -> None:
+    """Writes through a temporary file, so no half-written result is left."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_csv(path: Path, rows: Iterable[Row]) -> None:
+    def write(tmp: Path) -> None:
+        with tmp.open("w", newline="") as f:
+            out = csv.writer(f)
+            out.writerow(CSV_COLUMNS)
+            for r in rows:
+                out.writerow((r.benchmark, r.input, r.tool, f"{r.objective_s:.6e}", f"{r.gradient_s:.6e}"))
+
+    _replace_atomically(path, write)
+
+
+def read_csv(path: Path) -> list[Row]:
+    with path.open(newline="") as f:
+        return [
+            Row(d["benchmark"], d["input"], d["tool"], float(d["objective_s"]), float(d["gradient_s"]))
+            for d in csv.DictReader(f)
+        ]
+
+
+def geometric_mean(values: Sequence[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def _markdown(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *body, strict=True)]
+    line = lambda cells: "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([line(header), rule, *map(line, body)])
+
+
+def results_table(rows: Sequence[Row]) -> str:
+    """Every measurement, one line each."""
+    body = [
+        (r.benchmark, r.input, r.tool, f"{r.objective_s:.3e}", f"{r.gradient_s:.3e}", f"{r.ratio:.2f}")
+        for r in rows
+    ]
+    return _markdown(("benchmark", "input", "tool", "objective_s", "gradient_s", "gradient/objective"), body)
+
+
+def _order(names: Iterable[str], preferred: Sequence[str]) -> list[str]:
+    names = set(names)
+    return [n for n in preferred if n in names] + sorted(names - set(preferred))
+
+
+TOOL_ORDER = ("manual", "enzcc", "enzcc-ref", "enzyme")
+
+
+@dataclass(frozen=True)
+class Summary:
+    benchmarks: list[str]
+    tools: list[str]
+    ratio: dict[tuple[str, str], float]
+    """(benchmark, tool) -> geometric mean over inputs of gradient/objective."""
+    versus_manual: dict[tuple[str, str], float]
+    """(benchmark, AD tool) -> geometric mean over shared inputs of the tool's
+    ratio divided by manual's."""
+    ref_speedup: float | None
+    """Geometric mean over all shared inputs of enzcc-ref's gradient time
+    divided by enzcc's, or None when either has no results."""
+    ref_pairs: int
+
+
+def summarize(rows: Sequence[Row], benchmark_order: Sequence[str] = ()) -> Summary:
+    by_key = {(r.benchmark, r.input, r.tool): r for r in rows}
+    benchmarks = _order({r.benchmark for r in rows}, benchmark_order)
+    tools = _order({r.tool for r in rows}, TOOL_ORDER)
+    ratio, versus = {}, {}
+    for b in benchmarks:
+        for t in tools:
+            mine = [r for r in rows if r.benchmark == b and r.tool == t]
+            if mine:
+                ratio[b, t] = geometric_mean([r.ratio for r in mine])
+            if t != "manual":
+                pairs = [
+                    (r.ratio, by_key[b, r.input, "manual"].ratio)
+                    for r in mine
+                    if (b, r.input, "manual") in by_key
+                ]
+                if pairs:
+                    versus[b, t] = geometric_mean([a / m for a, m in pairs])
+    speedups = [
+        by_key[r.benchmark, r.input, "enzcc-ref"].gradient_s / r.gradient_s
+        for r in rows
+        if r.tool == "enzcc" and (r.benchmark, r.input, "enzcc-ref") in by_key
+    ]
+    return Summary(
+        benchmarks, tools, ratio, versus, geometric_mean(speedups) if speedups else None, len(speedups)
+    )
+
+
+def summary_table(s: Summary) -> str:
+    """Per benchmark: each tool's geometric-mean ratio, each AD tool vs manual."""
+    ad_tools = [t for t in s.tools if t != "manual"]
+    header = ["benchmark", *(f"{t} grad/obj" for t in s.tools), *(f"{t}/manual" for t in ad_tools)]
+    fmt = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
+    body = [
+        [b, *(fmt(s.ratio.get((b, t))) for t in s.tools), *(fmt(s.versus_manual.get((b, t))) for t in ad_tools)]
+        for b in s.benchmarks
+    ]
+    text = _markdown(header, body)
+    if s.ref_speedup is None:
+        text += "\n\nenzcc speedup over enzcc-ref: - (needs results from both)"
+    else:
+        text += (
+            f"\n\nenzcc speedup over enzcc-ref (geometric mean of gradient-time ratios over "
+            f"{s.ref_pairs} inputs): {s.ref_speedup:.2f}x"
+        )
+    return text
+
+
+def machine_description() -> str:
+    """CPU, cores, OS and compiler, for the record next to the numbers."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        clang = subprocess.run(["clang-22", "--version"], capture_output=True, text=True, timeout=30)
+        compiler = clang.stdout.splitlines()[0] if clang.stdout else "clang-22: unknown version"
+    except (OSError, subprocess.TimeoutExpired):
+        compiler = "clang-22: not found"
+    return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; {compiler}"
+
+
+def plot(path: Path, rows: Sequence[Row], sizes: dict[tuple[str, str], int], benchmark_order: Sequence[str]) -> None:
+    """Gradient/objective ratio against input size, one line per tool, one
+    panel per benchmark.  Needs matplotlib (the `bench` extra)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    benchmarks = _order({r.benchmark for r in rows}, benchmark_order)
+    cols = min(3, len(benchmarks))
+    nrows = math.ceil(len(benchmarks) / cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(4.6 * cols, 3.6 * nrows), squeeze=False)
+    for ax, b in zip(axes.flat, benchmarks):
+        for t in _order({r.tool for r in rows if r.benchmark == b}, TOOL_ORDER):
+            points = sorted((sizes[b, r.input], r.ratio) for r in rows if r.benchmark == b and r.tool == t)
+            ax.plot([p[0] for p in points], [p[1] for p in points], "o-", label=t, markersize=4)
+        ax.set_xscale("log")
+        ax.set_title(b)
+        ax.set_xlabel("input size (floating-point values read)")
+        ax.set_ylabel("gradient time / objective time")
+        ax.set_ylim(bottom=0)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="small")
+    for ax in list(axes.flat)[len(benchmarks):]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    _replace_atomically(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
+    plt.close(fig)
