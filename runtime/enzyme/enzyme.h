@@ -1,0 +1,59 @@
+/*
+ * enzyme/enzyme.h -- the interface of enzc (Enzyme-compatible), for C and C++.
+ *
+ * Calls to the functions below are replaced at compile time by enzcc/enzc++: they
+ * have no definition and are never called at run time. Before each argument of the
+ * differentiated function a marker may say how it is treated:
+ *
+ *   __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, n);
+ *
+ *   enzyme_const      x       inactive
+ *   enzyme_dup        x, dx   active; reverse mode adds the derivative into *dx
+ *   enzyme_dupnoneed  x, dx   like dup, the primal result through x is not needed
+ *   enzyme_out        x       active scalar; its derivative is returned
+ *   enzyme_width, N           vector forward mode with N tangents (enzyme_dupv)
+ *
+ * Without a marker: integers are const, floating values out, pointers dup.
+ * The entry points are matched by name prefix, so a program may declare its own
+ * variants with other return types (e.g. `Pair __enzyme_autodiff_pair(void *, ...)`);
+ * define ENZC_NO_PROTOTYPES before including this header to get only the markers.
+ * In C++, `__enzyme_autodiff<R>(fn, args...)` returns R and passes arguments
+ * without C's default promotions (a float stays a float).
+ */
+#ifndef ENZYME_ENZYME_H
+#define ENZYME_ENZYME_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Argument markers: only their addresses/values are used, never their definitions. */
+extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out, enzyme_width,
+    enzyme_dupv, enzyme_allocated, enzyme_tape, enzyme_nofree;
+
+#ifndef ENZC_NO_PROTOTYPES
+/* Reverse mode: returns the derivative of the (single) `out` argument. */
+double __enzyme_autodiff(void *fn, ...);
+/* Forward mode: returns the tangent of fn's result. */
+double __enzyme_fwddiff(void *fn, ...);
+/* Split reverse mode: the forward pass, returning the tape ... */
+void *__enzyme_augmentfwd(void *fn, ...);
+/* ... and the reverse pass that consumes it. */
+void __enzyme_reverse(void *fn, ...);
+/* The shadow of a function (its augmented forward and reverse pair). */
+void *__enzyme_virtualreverse(void *fn);
+#endif
+
+#ifdef __cplusplus
+}
+
+#ifndef ENZC_NO_PROTOTYPES
+/* Typed C++ forms: declared only; their mangled names contain the entry point's. */
+template <typename Return, typename... Args> Return __enzyme_autodiff(void *fn, Args... args);
+template <typename Return, typename... Args> Return __enzyme_fwddiff(void *fn, Args... args);
+template <typename Return, typename... Args> Return __enzyme_augmentfwd(void *fn, Args... args);
+template <typename Return, typename... Args> Return __enzyme_reverse(void *fn, Args... args);
+#endif
+#endif
+
+#endif /* ENZYME_ENZYME_H */

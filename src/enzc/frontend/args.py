@@ -1,0 +1,299 @@
+"""The enzcc command line: cc-compatible parsing into an `Invocation`.
+
+enzcc only needs to understand what changes its own pipeline: the phase (-E -S -c,
+link), outputs, optimization level, inputs and link items with their order, the
+dependency-file flags, and its own `--enzc-*` options. Every other flag is kept in
+order and given to clang-22 unchanged (`flags`); the table of options that take a
+separate value only makes sure such a value is never mistaken for an input.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from enzc.ad import ADOptions
+from enzc.errors import EnzcError
+from enzc.frontend.responsefile import expand_response_files
+from enzc.lto.collect import Library, LinkerFlags
+
+# Options whose value may be the next argument; the joined spelling (-Ifoo) also works.
+_SEPARATE = frozenset("""
+-o -x -I -D -U -L -l -F -B -T -u -e -z -G
+-isystem -iquote -idirafter -include -imacros -iprefix -iwithprefix -iwithprefixbefore
+-isysroot -cxx-isystem -iframework -imultilib -isystem-after -include-pch -ivfsoverlay
+-MF -MT -MQ -MJ -Xlinker -Xclang -Xassembler -Xpreprocessor -Xanalyzer -mllvm
+-Xopenmp-target -Xcuda-fatbinary -Xcuda-ptxas -target -arch -framework -resource-dir
+-serialize-diagnostics -dependency-file -dependency-dot --param -working-directory
+-dumpdir -dumpbase --sysroot --config -gcc-toolchain -main-file-name -aux-target
+""".split())
+# Of those, the ones also accepted joined to their value (`-DX=1`, `-lm`, `-ofile`).
+_JOINABLE = ("-o", "-x", "-I", "-D", "-U", "-L", "-l", "-F", "-B", "-MF", "-MT", "-MQ")
+
+# Invocations clang answers without compiling anything enzc-specific.
+_DELEGATED_FLAGS = frozenset({"-fsyntax-only", "-###", "--analyze", "-emit-ast", "--help",
+                              "-help", "--help-hidden", "-fdriver-only"})
+
+C_SUFFIXES = frozenset({".c", ".i"})
+CXX_SUFFIXES = frozenset({".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C", ".CC", ".ii"})
+IR_SUFFIXES = frozenset({".ll", ".bc"})
+# Sources clang compiles that enzc leaves native (assembly, headers, other languages).
+NATIVE_SOURCE_SUFFIXES = frozenset({".s", ".S", ".sx", ".asm", ".m", ".mm", ".M", ".cu",
+                                    ".h", ".hh", ".hpp", ".hxx", ".H", ".h++", ".hp",
+                                    ".f", ".F", ".for", ".f90", ".F90", ".f95", ".cl"})
+_LANGS = {"c": "c", "cpp-output": "c", "c++": "c++", "c++-cpp-output": "c++", "ir": "ir"}
+
+
+class Phase(IntEnum):
+    """How far compilation goes; clang stops at the earliest one requested."""
+
+    PREPROCESS = 1
+    ASSEMBLY = 2
+    OBJECT = 3
+    LINK = 4
+
+
+class InputKind(IntEnum):
+    """What enzcc does with an input file."""
+
+    C = 1
+    CXX = 2
+    IR = 3
+    NATIVE_SOURCE = 4
+    """Compiled by clang without enzc (assembly, headers, other languages)."""
+    LINKER = 5
+    """Objects, archives, shared libraries: for the link step."""
+
+
+@dataclass(frozen=True)
+class Input:
+    """An input file with the `-x` language in effect where it was named."""
+
+    path: str
+    lang: str | None
+    """The `-x` value in effect (None: by suffix); passed on to clang as given."""
+
+    @property
+    def kind(self) -> InputKind:
+        """C/C++ source, IR, native source or linker input (by `-x`, then suffix)."""
+        if self.lang is not None:
+            return {"c": InputKind.C, "c++": InputKind.CXX, "ir": InputKind.IR}.get(
+                _LANGS.get(self.lang, ""), InputKind.NATIVE_SOURCE)
+        suffix = os.path.splitext(self.path)[1]
+        if suffix in C_SUFFIXES:
+            return InputKind.C
+        if suffix in CXX_SUFFIXES:
+            return InputKind.CXX
+        if suffix in IR_SUFFIXES:
+            return InputKind.IR
+        if suffix in NATIVE_SOURCE_SUFFIXES:
+            return InputKind.NATIVE_SOURCE
+        return InputKind.LINKER
+
+
+@dataclass(frozen=True)
+class DepFlags:
+    """-MD/-MMD and friends, which enzcc rewrites so the .d file names the real output."""
+
+    mode: str | None = None
+    """'-MD' or '-MMD' when a dependency file is written alongside compilation."""
+    file: str | None = None
+    """-MF value."""
+    targets: tuple[str, ...] = ()
+    """-MT/-MQ options as given (flag, value pairs flattened)."""
+    extra: tuple[str, ...] = ()
+    """-MP, -MG, -MV: passed unchanged."""
+
+
+@dataclass(frozen=True)
+class EnzcOptions:
+    """enzc's own options (all spelled `--enzc-*`)."""
+
+    time: bool = False
+    keep_temps: str | None = None
+    ad_before_opt: bool = False
+    ad: ADOptions = ADOptions()
+
+
+@dataclass
+class Invocation:
+    """One enzcc command line, parsed."""
+
+    cxx: bool
+    """Invoked as enzc++ (C++ driver: clang++-22, links libstdc++)."""
+    args: list[str]
+    """The expanded arguments without enzc's own options: what clang gets when delegated."""
+    phase: Phase = Phase.LINK
+    delegate: bool = False
+    """Nothing enzc-specific to do (-E, -M, -fsyntax-only, queries): hand over to clang."""
+    emit_llvm: bool = False
+    output: str | None = None
+    opt: str | None = None
+    """The last -O flag as given; applies to the final code generation."""
+    items: list[Input | Library | LinkerFlags] = field(default_factory=list)
+    """Inputs, -l and linker flags in command-line order (the link line)."""
+    flags: list[str] = field(default_factory=list)
+    """Every other option, in order: given to each clang invocation."""
+    frontend_flags: list[str] = field(default_factory=list)
+    """Options only for the source-to-IR step (-Xclang, -Wp,)."""
+    deps: DepFlags = DepFlags()
+    lib_dirs: list[str] = field(default_factory=list)
+    required_symbols: list[str] = field(default_factory=list)
+    static: bool = False
+    verbose: bool = False
+    print_cmake_toolchain: bool = False
+    enzc: EnzcOptions = EnzcOptions()
+
+    @property
+    def inputs(self) -> list[Input]:
+        """The input files, in order."""
+        return [item for item in self.items if isinstance(item, Input)]
+
+    @property
+    def tool_name(self) -> str:
+        return "enzc++" if self.cxx else "enzcc"
+
+
+class UsageError(EnzcError):
+    """The command line itself is wrong."""
+
+
+_ENZC_SWITCHES = {
+    "--enzc-time": "time",
+    "--enzc-ad-before-opt": "ad_before_opt",
+    "--enzc-print-activity": "print_activity",
+    "--enzc-print-gradient": "print_gradient",
+    "--enzc-print-cache": "print_cache",
+}
+
+
+def parse_args(argv: list[str], cxx: bool) -> Invocation:
+    """Parse enzcc's arguments (after `@file` expansion) into an Invocation."""
+    args = expand_response_files(argv)
+    inv = Invocation(cxx=cxx, args=[])
+    enzc: dict[str, object] = {}
+    lang: str | None = None
+    phases: list[Phase] = []
+    deps: dict[str, object] = {"targets": [], "extra": []}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg.startswith("--enzc-") or arg == "--cmake-toolchain":
+            i = _enzc_option(arg, args, i, enzc, inv)
+            continue
+        if arg == "--":  # everything after is an input file
+            inv.args += args[i - 1:]
+            inv.items += [Input(path, lang) for path in args[i:]]
+            break
+        value: str | None = None
+        name = arg
+        if arg in _SEPARATE:
+            if i >= len(args):
+                raise UsageError(f"enzcc: error: argument to '{arg}' is missing (expected 1 value)")
+            value = args[i]
+            i += 1
+            inv.args += [arg, value]
+        else:
+            inv.args.append(arg)
+            for prefix in _JOINABLE:
+                if arg.startswith(prefix) and len(arg) > len(prefix) and not _is_longer_option(arg):
+                    name, value = prefix, arg[len(prefix):]
+                    break
+        _classify(inv, name, value, arg, lang, phases, deps)
+        if name == "-x":
+            lang = None if value == "none" else value
+
+    inv.phase = min(phases, default=Phase.LINK)
+    inv.deps = DepFlags(deps.get("mode"), deps.get("file"),  # type: ignore[arg-type]
+                        tuple(deps["targets"]), tuple(deps["extra"]))  # type: ignore[arg-type]
+    ad = ADOptions(**{k: bool(enzc.pop(k)) for k in ("print_activity", "print_gradient",
+                                                     "print_cache") if k in enzc})
+    inv.enzc = EnzcOptions(ad=ad, **enzc)  # type: ignore[arg-type]
+    if not inv.inputs or inv.phase == Phase.PREPROCESS:
+        inv.delegate = True
+    return inv
+
+
+def _is_longer_option(arg: str) -> bool:
+    """`-include`, `-isystem`, `-MD`, `-lazy_library`... are not `-i`/`-M`/`-l` + value."""
+    return arg in _SEPARATE or arg in ("-MD", "-MMD", "-MP", "-MG", "-MV", "-MM", "-M")
+
+
+def _enzc_option(arg: str, args: list[str], i: int, enzc: dict[str, object],
+                 inv: Invocation) -> int:
+    """Consume one enzc option starting at args[i-1]; return the next index."""
+    if arg == "--cmake-toolchain":
+        inv.print_cmake_toolchain = True
+    elif arg in _ENZC_SWITCHES:
+        enzc[_ENZC_SWITCHES[arg]] = True
+    elif arg == "--enzc-keep-temps" or arg.startswith("--enzc-keep-temps="):
+        if "=" in arg:
+            enzc["keep_temps"] = arg.split("=", 1)[1]
+        elif i < len(args):
+            enzc["keep_temps"] = args[i]
+            i += 1
+        else:
+            raise UsageError("enzcc: error: --enzc-keep-temps needs a directory")
+        if not enzc["keep_temps"]:
+            raise UsageError("enzcc: error: --enzc-keep-temps needs a directory")
+    else:
+        known = ", ".join(sorted([*_ENZC_SWITCHES, "--enzc-keep-temps DIR", "--cmake-toolchain"]))
+        raise UsageError(f"enzcc: error: unknown enzc option '{arg}' (known: {known})")
+    return i
+
+
+def _classify(inv: Invocation, name: str, value: str | None, arg: str, lang: str | None,
+              phases: list[Phase], deps: dict[str, object]) -> None:
+    """File one argument into the Invocation (`arg` is the spelling, `name` its option)."""
+    spelled = [arg] if value is None or arg != name else [arg, value]
+    match name:
+        case _ if name == "-" or not name.startswith("-"):
+            inv.items.append(Input(arg, lang))
+        case "-o":
+            inv.output = value
+        case "-x":
+            pass
+        case "-c":
+            phases.append(Phase.OBJECT)
+        case "-S":
+            phases.append(Phase.ASSEMBLY)
+        case "-E" | "-M" | "-MM":
+            phases.append(Phase.PREPROCESS)
+        case "-emit-llvm":
+            inv.emit_llvm = True
+        case "-v":
+            inv.verbose = True
+        case _ if name.startswith("-O"):
+            inv.opt = arg
+        case "-MD" | "-MMD" | "--write-dependencies" | "--write-user-dependencies":
+            deps["mode"] = "-MMD" if "user" in name or name == "-MMD" else "-MD"
+        case "-MF":
+            deps["file"] = value
+        case "-MT" | "-MQ":
+            deps["targets"] += [name, value]  # type: ignore[operator]
+        case "-MP" | "-MG" | "-MV":
+            deps["extra"] += [name]  # type: ignore[operator]
+        case "-l":
+            inv.items.append(Library(value or ""))
+        case "-Xlinker":
+            inv.items.append(LinkerFlags((value or "",), tuple(spelled)))
+        case "-z":
+            inv.items.append(LinkerFlags(("-z", value or ""), tuple(spelled)))
+        case _ if name.startswith("-Wl,"):
+            inv.items.append(LinkerFlags(tuple(name[4:].split(",")), (arg,)))
+        case "-Xclang" | "-Xpreprocessor":
+            inv.frontend_flags += spelled
+        case _ if name.startswith("-Wp,"):
+            inv.frontend_flags.append(arg)
+        case _:
+            if name in _DELEGATED_FLAGS:
+                inv.delegate = True
+            if name == "-L":
+                inv.lib_dirs.append(value or "")
+            elif name == "-u":
+                inv.required_symbols.append(value or "")
+            elif name == "-static":
+                inv.static = True
+            inv.flags += spelled

@@ -1,0 +1,54 @@
+"""Optimization pipelines run in-process on a module before AD (llvmlite, new PM)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from enzc.lto.irmodule import initialize_llvm
+
+if TYPE_CHECKING:
+    from llvmlite.binding import ModuleRef, PassBuilder, TargetMachine
+
+
+def _target_machine(module: ModuleRef) -> TargetMachine:
+    """A target machine for the module's triple; cost models come from it."""
+    import llvmlite.binding as llvm
+
+    initialize_llvm()
+    triple = module.triple or llvm.get_default_triple()
+    return llvm.Target.from_triple(triple).create_target_machine(opt=2, reloc="pic")
+
+
+def _pass_builder(module: ModuleRef, *, speed: int, o2_star: bool) -> PassBuilder:
+    import llvmlite.binding as llvm
+
+    tuning = llvm.PipelineTuningOptions(speed_level=speed)
+    if o2_star:
+        tuning.loop_vectorization = False
+        tuning.slp_vectorization = False
+        tuning.loop_unrolling = False
+    return llvm.PassBuilder(_target_machine(module), tuning)
+
+
+def run_o2_star(module: ModuleRef) -> None:
+    """LLVM's default -O2 module pipeline without vectorization and unrolling (O2*).
+
+    Run on the merged module so inlining and interprocedural passes work across
+    translation units before AD, as on each translation unit at compile time.
+    """
+    builder = _pass_builder(module, speed=2, o2_star=True)
+    builder.getModulePassManager().run(module, builder)
+
+
+def run_ad_cleanup(module: ModuleRef) -> None:
+    """--enzc-ad-before-opt: only promote allocas to SSA values (SROA), nothing more.
+
+    AD wants SSA values rather than stack slots; every other optimization waits until
+    after AD, which is the point of that pipeline.
+    """
+    import llvmlite.binding as llvm
+
+    builder = _pass_builder(module, speed=0, o2_star=False)
+    manager = llvm.create_new_module_pass_manager()
+    manager.add_sroa_pass()
+    manager.run(module, builder)

@@ -1,0 +1,77 @@
+"""One enzcc run's working state: the invocation, temporary directory, runner, timers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+
+from enzc.frontend.args import Input, InputKind, Invocation
+from enzc.frontend.runner import Runner
+from enzc.frontend.timing import StageTimes
+from enzc.frontend.toolchain import CLANG, CLANGXX, runtime_include_dir
+
+
+@dataclass
+class Session:
+    """Everything the pipeline steps share; no global state."""
+
+    inv: Invocation
+    tmp: str
+    """Private temporary directory, removed when enzcc exits."""
+    runner: Runner
+    times: StageTimes
+
+    def temp(self, name: str) -> str:
+        """A path inside the temporary directory."""
+        return os.path.join(self.tmp, name)
+
+    def keep_text(self, name: str, text: str) -> None:
+        """With --enzc-keep-temps, also write `text` (an intermediate .ll) as `name`."""
+        if self.inv.enzc.keep_temps is not None:
+            with open(self.temp(name), "w", encoding="utf-8") as f:
+                f.write(text)
+
+    @property
+    def compiler(self) -> str:
+        """The clang driver for compile steps: clang++-22 for enzc++, else clang-22."""
+        return CLANGXX if self.inv.cxx else CLANG
+
+    @property
+    def linker(self) -> str:
+        """clang++-22 when the program has C++ in it (libstdc++), else clang-22."""
+        cxx = self.inv.cxx or any(i.kind == InputKind.CXX for i in self.inv.inputs)
+        return CLANGXX if cxx else CLANG
+
+    def include_flags(self) -> list[str]:
+        """`-isystem` for <enzyme/enzyme.h>; after the user's, so theirs win."""
+        return ["-isystem", runtime_include_dir()]
+
+    def common_flags(self) -> list[str]:
+        """Flags every clang step gets: the user's, -v, and quiet about unused ones.
+
+        Each step sees all of the user's flags (as one cc call would), so
+        -Qunused-arguments keeps clang from warning about the ones a step ignores.
+        """
+        verbose = ["-v"] if self.inv.verbose else []
+        return [*self.inv.flags, *verbose, "-Qunused-arguments"]
+
+    def opt_flags(self) -> list[str]:
+        """The user's -O level, for the final code generation."""
+        return [self.inv.opt] if self.inv.opt else []
+
+    def stem(self, number: int, inp: Input) -> str:
+        """A unique temporary name for the n-th input."""
+        base = os.path.splitext(os.path.basename(inp.path))[0] or "stdin"
+        return f"{number}-{base}"
+
+    def keep_temps(self) -> None:
+        """Copy the temporary directory's files to --enzc-keep-temps DIR, if asked."""
+        keep = self.inv.enzc.keep_temps
+        if keep is None:
+            return
+        try:
+            shutil.copytree(self.tmp, keep, dirs_exist_ok=True)
+        except OSError as err:
+            sys.stderr.write(f"enzcc: warning: cannot keep temporaries in '{keep}': {err}\n")

@@ -1,0 +1,102 @@
+"""The clang-22 steps of the pipeline: source -> IR, IR -> object/assembly, link.
+
+Each function builds one command line from the session's flags; `run_jobs` runs
+independent steps in parallel with their diagnostics replayed in input order.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from enzc.frontend.args import Input, InputKind
+from enzc.frontend.deps import DepFile
+from enzc.frontend.runner import Result, ToolFailed
+from enzc.frontend.session import Session
+from enzc.frontend.toolchain import O0_OPTIMIZABLE, O2_STAR, OBJCOPY
+from enzc.lto.elfobj import BITCODE_SECTION
+
+T = TypeVar("T")
+_COLOR_FLAGS = ("-fcolor-diagnostics", "-fno-color-diagnostics", "-fdiagnostics-color")
+
+
+def lang_flags(inp: Input) -> list[str]:
+    """`-x LANG` as the user gave it for this input (clang picks by suffix otherwise)."""
+    return ["-x", inp.lang] if inp.lang is not None else []
+
+
+def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
+             capture: bool) -> Result:
+    """Source (or IR) -> bitcode at O2* (or -O0 for --enzc-ad-before-opt)."""
+    inv = session.inv
+    level = O0_OPTIMIZABLE if inv.enzc.ad_before_opt else O2_STAR
+    if inp.kind == InputKind.IR:  # IR input: optimize only; preprocessing flags are moot
+        argv = [session.compiler, *session.common_flags(), *level, "-emit-llvm", "-c",
+                *lang_flags(inp), inp.path, "-o", bitcode]
+    else:
+        color = ["-fcolor-diagnostics"] if capture and _wants_color(inv.flags) else []
+        argv = [session.compiler, *session.common_flags(), *session.include_flags(),
+                *inv.frontend_flags, *color, *level, "-emit-llvm", "-c",
+                *lang_flags(inp), inp.path, "-o", bitcode, *(dep.flags if dep else [])]
+    return session.runner.run(argv, capture=capture)
+
+
+def codegen(session: Session, module: str, out: str, assembly: bool) -> None:
+    """IR -> object (or assembly) at the user's -O level with the full pipeline."""
+    argv = [session.compiler, *session.common_flags(), *session.opt_flags(),
+            "-S" if assembly else "-c", "-x", "ir", module, "-o", out]
+    with session.times.stage("codegen"):
+        session.runner.check(argv)
+
+
+def embed_bitcode(session: Session, obj: str, bitcode: str) -> None:
+    """Add the pre-AD module to `obj` as `.llvmbc`, where LLVM tools look for it."""
+    with session.times.stage("embed"):
+        session.runner.check([OBJCOPY, "--add-section", f"{BITCODE_SECTION}={bitcode}", obj])
+
+
+def native_compile(session: Session, inp: Input, out: str, assembly: bool,
+                   capture: bool) -> Result:
+    """Inputs enzc does not lower to IR (assembly, headers, ...): plain clang."""
+    argv = [session.compiler, *session.common_flags(), *session.include_flags(),
+            *session.inv.frontend_flags, *session.opt_flags(), "-S" if assembly else "-c",
+            *lang_flags(inp), inp.path, "-o", out]
+    return session.runner.run(argv, capture=capture)
+
+
+def link(session: Session, args: Sequence[str], out: str) -> None:
+    """The final link with clang-22/clang++-22: user flags, then the link line."""
+    argv = [session.linker, *session.common_flags(), *session.opt_flags(), *args, "-o", out]
+    with session.times.stage("link"):
+        session.runner.check(argv)
+
+
+def run_jobs(session: Session, jobs: Sequence[Callable[[bool], tuple[Result, T]]]) -> list[T]:
+    """Run jobs in parallel; replay each one's stderr in order; fail if any failed.
+
+    A job gets `capture` (True when several run at once) and returns its tool result
+    plus a value. Like cc, all jobs run even if one fails, so every error is shown.
+    """
+    capture = len(jobs) > 1
+    workers = min(len(jobs), os.cpu_count() or 1)
+    with ThreadPoolExecutor(max_workers=max(workers, 1)) as pool:
+        futures = [pool.submit(job, capture) for job in jobs]
+        outcomes = [future.result() for future in futures]
+    failed = 0
+    for result, _ in outcomes:
+        if result.stderr:
+            sys.stderr.buffer.write(result.stderr)
+        if result.returncode != 0 and not failed:
+            failed = result.returncode
+    sys.stderr.flush()
+    if failed:
+        raise ToolFailed(failed)
+    return [value for _, value in outcomes]
+
+
+def _wants_color(flags: Sequence[str]) -> bool:
+    """Keep clang's colours when its stderr is captured for in-order replay."""
+    return sys.stderr.isatty() and not any(f.startswith(_COLOR_FLAGS) for f in flags)

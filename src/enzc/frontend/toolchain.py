@@ -1,0 +1,50 @@
+"""Where enzcc's tools and files are: clang-22, the runtime headers, the CMake file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from enzc.frontend.runner import Runner
+
+CLANG = "clang-22"
+CLANGXX = "clang++-22"
+OBJCOPY = "llvm-objcopy-22"
+
+# The O2* pipeline: -O2 without the transforms that make IR harder to differentiate
+# and that the final -O level redoes anyway.
+O2_STAR = ["-O2", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"]
+# --enzc-ad-before-opt: unoptimized IR that optimization may still touch later.
+O0_OPTIMIZABLE = ["-O0", "-Xclang", "-disable-O0-optnone"]
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def runtime_include_dir() -> str:
+    """The directory holding `enzyme/enzyme.h`, added with -isystem.
+
+    An installed wheel carries it as package data (`enzc/data/runtime`, a symlink to
+    the top-level `runtime/` in the source tree); a source checkout or editable install
+    finds the top-level `runtime/` next to `src/`.
+    """
+    for candidate in (_PACKAGE / "data" / "runtime", _PACKAGE.parent.parent / "runtime"):
+        if (candidate / "enzyme" / "enzyme.h").is_file():
+            return str(candidate)
+    return str(_PACKAGE / "data" / "runtime")
+
+
+def cmake_toolchain_file() -> str:
+    """The CMake toolchain file shipped with the package."""
+    return str(_PACKAGE / "data" / "cmake" / "enzc-toolchain.cmake")
+
+
+def default_library_dirs(runner: Runner) -> list[str]:
+    """The directories clang's linker searches for `-l` after the -L ones."""
+    import subprocess
+
+    result = subprocess.run([CLANG, "-print-search-dirs"], env=runner.env, capture_output=True,
+                            text=True, check=False)
+    for line in result.stdout.splitlines():
+        if line.startswith("libraries: ="):
+            return [os.path.normpath(d) for d in line.split("=", 1)[1].split(":") if d]
+    return []

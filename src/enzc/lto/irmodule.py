@@ -1,0 +1,144 @@
+"""LLVM modules in-process (llvmlite): parse, inspect symbols, prepare, link.
+
+llvmlite works in LLVM's global context, which is not thread-safe: callers that use
+threads hold `LLVM_LOCK` around everything in here.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from enzc.errors import EnzcError
+from enzc.lto.elfobj import Symbols
+
+if TYPE_CHECKING:
+    from llvmlite.binding import ModuleRef
+
+BITCODE_MAGICS = (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")  # raw bitcode, bitcode wrapper
+LLVM_LOCK = threading.Lock()
+_LOCAL_LINKAGES = frozenset({"internal", "private", "available_externally", "appending"})
+_ATTRIBUTE_GROUP = re.compile(r"^(attributes #\d+ = \{)(.*)(\}\s*)$", re.MULTILINE)
+
+
+class IRError(EnzcError):
+    """An IR input (file or embedded section) is not valid LLVM IR."""
+
+
+def is_bitcode(head: bytes) -> bool:
+    """True if `head` starts an LLVM bitcode file."""
+    return head.startswith(BITCODE_MAGICS)
+
+
+def initialize_llvm() -> None:
+    """Set up llvmlite's native target (idempotent); the O2* pipeline needs it."""
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    llvm.initialize_native_asmparser()
+
+
+def parse_module(data: bytes, label: str) -> ModuleRef:
+    """Parse bitcode or textual IR (`label` names the origin in messages)."""
+    import llvmlite.binding as llvm
+
+    try:
+        if is_bitcode(data):
+            module = llvm.parse_bitcode(data)
+        else:
+            module = llvm.parse_assembly(data.decode("utf-8"))
+        module.verify()
+    except (RuntimeError, UnicodeDecodeError) as err:
+        raise IRError(f"enzcc: error: '{label}': invalid LLVM IR: {_first_line(err)}") from None
+    return module
+
+
+def module_symbols(module: ModuleRef) -> Symbols:
+    """The symbols a linker would see for this module's object code."""
+    defined: set[str] = set()
+    undefined: set[str] = set()
+    for value in (*module.functions, *module.global_variables):
+        linkage = value.linkage.name
+        if value.name.startswith("llvm.") or linkage in _LOCAL_LINKAGES:
+            continue
+        if not value.is_declaration:
+            defined.add(value.name)
+        elif linkage != "external_weak":
+            undefined.add(value.name)
+    return Symbols(frozenset(defined), frozenset(undefined))
+
+
+def strip_o0_attributes(module: ModuleRef, label: str, every_noinline: bool = False) -> ModuleRef:
+    """Drop `optnone` and the `noinline` that -O0 adds with it, so optimization applies.
+
+    IR from `clang -O0 -fembed-bitcode` marks every function `noinline optnone`; left
+    alone, O2* skips those functions and AD sees unoptimized code. A `noinline` without
+    `optnone` is the user's and stays, unless `every_noinline` (IR we lowered at -O0
+    for --enzc-ad-before-opt, where -O0 put `noinline` on every function). Returns
+    `module` itself when there is nothing to strip (the common case: no text round trip).
+    """
+    marks = (b"optnone", b"noinline") if every_noinline else (b"optnone",)
+    if not any(_function_attributes(fn).intersection(marks) for fn in module.functions):
+        return module
+
+    def strip(match: re.Match[str]) -> str:
+        words = match.group(2).split(" ")
+        if "optnone" in words or every_noinline:
+            words = [w for w in words if w not in ("optnone", "noinline")]
+        return match.group(1) + " ".join(words) + match.group(3)
+
+    return parse_module(_ATTRIBUTE_GROUP.sub(strip, str(module)).encode(), label)
+
+
+def _function_attributes(function) -> set[bytes]:  # type: ignore[no-untyped-def]  # llvmlite
+    """The function-level attribute words (llvmlite lists them first)."""
+    return set(next(iter(function.attributes), b"").split())
+
+
+def link_modules(modules: Iterable[tuple[ModuleRef, str]]) -> ModuleRef:
+    """Link (module, label) pairs into the first; the others are consumed."""
+    merged: ModuleRef | None = None
+    for module, label in modules:
+        if merged is None:
+            merged = module
+            continue
+        try:
+            merged.link_in(module)
+        except RuntimeError as err:
+            raise IRError(f"enzcc: error: cannot link the IR of '{label}' into the program: "
+                          f"{_first_line(err)}") from None
+    if merged is None:
+        raise IRError("enzcc: error: no IR to link")
+    return merged
+
+
+def keep_symbols(module: ModuleRef, names: Iterable[str]) -> None:
+    """Make discardable (linkonce) definitions of `names` weak, so optimization keeps them.
+
+    Native objects linked next to the merged module may reference a C++ inline function
+    or template instance the module defines linkonce_odr; if O2* dropped it after
+    inlining, ld would pull the archive member that defines it a second time.
+    """
+    weaker = {"linkonce_any": "weak_any", "linkonce_odr": "weak_odr"}
+    for name in names:
+        value = _lookup(module, name)
+        if value is not None and value.linkage.name in weaker:
+            value.linkage = weaker[value.linkage.name]
+
+
+def _lookup(module: ModuleRef, name: str):  # type: ignore[no-untyped-def]  # llvmlite ValueRef
+    """The function or global variable called `name`, or None."""
+    for get in (module.get_function, module.get_global_variable):
+        try:
+            return get(name)
+        except NameError:
+            pass
+    return None
+
+
+def _first_line(err: Exception) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
