@@ -138,6 +138,15 @@ def run_check(exe: Path, bench: Benchmark, inp: Input, *extra: str, timeout: flo
     return parse_check(_run(command(exe, "check", bench, inp, *extra), timeout))
 
 
+def run_objective(exe: Path, bench: Benchmark, inp: Input, *extra: str, timeout: float = 600.0) -> list[float]:
+    """The objective's outputs alone, at full precision."""
+    lines = _run(command(exe, "objective", bench, inp, *extra), timeout).splitlines()
+    try:
+        return _floats(lines[1], "outputs")
+    except (IndexError, ValueError) as err:
+        raise RunError("malformed objective output") from err
+
+
 def run_fd(exe: Path, bench: Benchmark, inp: Input, *extra: str, timeout: float = 600.0) -> list[list[float]]:
     """The derivative of every output by central differences (dense rows)."""
     lines = _run(command(exe, "fd", bench, inp, *extra), timeout).splitlines()

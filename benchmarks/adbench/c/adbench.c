@@ -194,13 +194,20 @@ static int run_time(const struct ab_problem *p, void *ctx, const struct ab_optio
     return 0;
 }
 
-static int run_check(const struct ab_problem *p, void *ctx)
+static int run_objective(const struct ab_problem *p, void *ctx, const struct ab_options *opt)
 {
+    (void)opt;
     size_t nout;
     p->objective(ctx);
     const double *out = p->outputs(ctx, &nout);
     printf("objective %zu\n", nout);
     print_vector("outputs", out, nout);
+    return 0;
+}
+
+static int run_check(const struct ab_problem *p, void *ctx, const struct ab_options *opt)
+{
+    run_objective(p, ctx, opt);
     p->derivative(ctx);
     struct ab_derivative d = p->result(ctx);
     printf("derivative %zu %zu %zu\n", d.nrows, d.ncols, d.nnz);
@@ -265,7 +272,7 @@ static int run_fd(const struct ab_problem *p, void *ctx, const struct ab_options
 
 static void usage(const char *prog)
 {
-    ab_die("usage: %s time|check|fd INPUT [--min-time S] [--min-runs N] [--dump FILE] "
+    ab_die("usage: %s time|check|fd|objective INPUT [--min-time S] [--min-runs N] [--dump FILE] "
            "[--replicate] [--truncate N] [--limit N] [--method euler|rk4] [--fd-step H]",
            prog);
 }
@@ -328,15 +335,18 @@ static struct ab_options parse_options(int argc, char **argv)
 int ab_main(int argc, char **argv, const struct ab_problem *p)
 {
     struct ab_options opt = parse_options(argc, argv);
+    static const struct {
+        const char *name;
+        int (*run)(const struct ab_problem *, void *, const struct ab_options *);
+    } modes[] = {{"time", run_time}, {"check", run_check}, {"fd", run_fd}, {"objective", run_objective}};
     int (*run)(const struct ab_problem *, void *, const struct ab_options *) = NULL;
-    if (strcmp(opt.mode, "time") == 0)
-        run = run_time;
-    else if (strcmp(opt.mode, "fd") == 0)
-        run = run_fd;
-    else if (strcmp(opt.mode, "check") != 0)
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+        if (strcmp(opt.mode, modes[i].name) == 0)
+            run = modes[i].run;
+    if (!run)
         usage(argv[0]);
     void *ctx = p->load(&opt);
-    int rc = run ? run(p, ctx, &opt) : run_check(p, ctx);
+    int rc = run(p, ctx, &opt);
     p->release(ctx);
     if (fflush(stdout) != 0)
         ab_die("cannot write results");

@@ -9,6 +9,7 @@
  *   PROG time  INPUT [--min-time S] [--min-runs N] [--dump FILE] [opts]
  *   PROG check INPUT [opts]      objective outputs and the derivative, as text
  *   PROG fd    INPUT [opts]      the derivative by central finite differences
+ *   PROG objective INPUT [opts]  the objective outputs only
  * INPUT is a data file (gmm, ba, lstm) or a size spec such as "n=64,steps=100".
  */
 #ifndef ADBENCH_H
@@ -19,7 +20,7 @@
 
 /* Command-line options; the problem's loader reads the ones it needs. */
 struct ab_options {
-    const char *mode;   /* "time", "check" or "fd" */
+    const char *mode;   /* "time", "check", "fd" or "objective" */
     const char *input;  /* data file or size spec */
     double min_time;    /* seconds of repeated calls per measurement */
     int min_runs;       /* at least this many timed samples */

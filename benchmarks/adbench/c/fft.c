@@ -5,6 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* Not M_PI: that needs XSI/GNU feature macros, and a single-file build may
+ * have asked for strict POSIX first. */
+#define FFT_PI 3.14159265358979323846
+
 /* Transforms the n elements in[0], in[stride], ... into out[0..n). */
 static void fft_recursive(const double *in, double *out, int n, int stride)
 {
@@ -17,7 +21,7 @@ static void fft_recursive(const double *in, double *out, int n, int stride)
     fft_recursive(in, out, h, 2 * stride);
     fft_recursive(in + 2 * stride, out + 2 * h, h, 2 * stride);
     for (int k = 0; k < h; k++) {
-        double angle = -2 * M_PI * k / n;
+        double angle = -2 * FFT_PI * k / n;
         double c = cos(angle), s = sin(angle);
         double *e = &out[2 * k], *o = &out[2 * (k + h)];
         double tr = c * o[0] - s * o[1], ti = c * o[1] + s * o[0];

@@ -5,10 +5,14 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* Not M_PI: that needs XSI/GNU feature macros, and a single-file build may
+ * have asked for strict POSIX first. */
+#define GMM_PI 3.14159265358979323846
+
 /* log of the multivariate gamma function Gamma_d(a). */
 static double gmm_log_gamma_d(double a, int d)
 {
-    double r = 0.25 * d * (d - 1) * log(M_PI);
+    double r = 0.25 * d * (d - 1) * log(GMM_PI);
     for (int j = 1; j <= d; j++)
         r += lgamma(a + 0.5 * (1 - j));
     return r;
@@ -81,7 +85,7 @@ void gmm_objective(int d, int k, int n, const double *alphas, const double *mean
     int dof = d + wishart_m + 1;
     double wishart_c = dof * d * (log(wishart_gamma) - 0.5 * log(2.0)) -
                        gmm_log_gamma_d(0.5 * dof, d);
-    *err = -0.5 * n * d * log(2 * M_PI) + data_term - n * gmm_logsumexp(alphas, k) + prior -
+    *err = -0.5 * n * d * log(2 * GMM_PI) + data_term - n * gmm_logsumexp(alphas, k) + prior -
            k * wishart_c;
 
     free(qdiag);
