@@ -16,10 +16,12 @@ example: setup
 	@bash examples/run.sh
 
 bench-quick: setup
-	$(PY) -m benchmarks.adbench.harness --quick
+	$(PY) -m pip install -q -e '.[bench]'
+	$(PY) -m benchmarks.adbench.harness --quick $(BENCH_ARGS)
 
 bench: setup
-	$(PY) -m benchmarks.adbench.harness
+	$(PY) -m pip install -q -e '.[bench]'
+	$(PY) -m benchmarks.adbench.harness $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILD) .pytest_cache
