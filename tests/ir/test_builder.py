@@ -180,7 +180,7 @@ def test_if_then_splits_the_block_at_the_insertion_point():
     assert then.name == "loop.if" and [bb.name for bb in fn.blocks] == ["entry", "loop", "loop.if", "loop.endif", "exit"]
     assert b.block.name == "loop.endif" and b.before is nxt
     assert i.incoming_value_for(fn.blocks[3]) is nxt  # the phi names the block now holding the latch
-    b.mul(nxt, nxt, "after")
+    b.mul(i, i, "after")
     assert [x.name for x in fn.blocks[3].instructions[:2]] == ["after", "i.next"]
     verify_function(fn)
 
