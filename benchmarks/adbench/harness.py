@@ -179,6 +179,24 @@ def report_builds(builds: dict[tuple[str, str], Build]) -> tuple[list[str], list
 class Outcome:
     rows: list[report.Row] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    """Failures and disagreements: the run's exit status is 1."""
+    skipped: list[str] = field(default_factory=list)
+    """Inputs left out for lack of memory."""
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available now (Linux), or None if unknown."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+MEMORY_MARGIN = 0.8
+"""Run an input only if its estimated memory fits in this share of what is free."""
 
 
 def run_all(plan: Plan, builds: dict[tuple[str, str], Build], args: argparse.Namespace) -> Outcome:
@@ -193,11 +211,19 @@ def run_all(plan: Plan, builds: dict[tuple[str, str], Build], args: argparse.Nam
         for bench, ins in plan.work:
             for inp in ins:
                 reference = None  # manual's (timing, dump) for this input
+                free = available_memory()
+                too_big = free is not None and inp.memory > MEMORY_MARGIN * free
+                if too_big:
+                    out.skipped.append(f"{bench.name} {inp.name}: skipped, needs ~{inp.memory / 2**30:.1f} GiB, "
+                                       f"{free / 2**30:.1f} GiB available")
+                    progress.note(f"note: {out.skipped[-1]}")
                 for tool in plan.tools:
                     exe = builds[tool.name, bench.program].exe
                     if exe is None:
                         continue
                     progress.step(f"{bench.name} {inp.name} {tool.name}")
+                    if too_big:
+                        continue
                     dump = Path(tmp) / f"{tool.name}.bin"
                     try:
                         timing = run_time(exe, bench, inp, min_time=args.min_time, min_runs=args.min_runs,
@@ -247,7 +273,7 @@ def write_outputs(args: argparse.Namespace, plan: Plan, outcome: Outcome, build_
     print(table)
     print()
     print(summary)
-    notes = build_lines + [f"problem: {p}" for p in outcome.problems]
+    notes = build_lines + [f"problem: {p}" for p in outcome.problems] + outcome.skipped
     if notes:
         print()
         print("\n".join(notes))

@@ -60,6 +60,8 @@ class Input:
     """Floating-point values the objective reads (the plot's x-axis)."""
     options: tuple[str, ...] = ()
     """Extra program options for this input (e.g. --replicate)."""
+    memory: int = 0
+    """Estimated bytes the program needs, when large enough to matter."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,7 @@ def _gmm_inputs(folder: Path, quick: bool) -> list[Input]:
                     str(path),
                     k * (d + 1) * (d + 2) // 2 + n * d,
                     ("--replicate",) if replicate else (),
+                    memory=8 * n * d,
                 )
             )
     return found[:1] if quick else found
@@ -125,7 +128,9 @@ def _ba_inputs(folder: Path, quick: bool) -> list[Input]:
     found = []
     for path in sorted(folder.glob("ba*_n*_m*_p*.txt"), key=lambda p: _natural_key(p.name)):
         n, m, p = _header(path, 3)
-        found.append(Input(path.stem, str(path), 11 * n + 3 * m + 3 * p))
+        # CSR Jacobian (31 values + indices per observation), inputs, errors
+        memory = 31 * p * 12 + 8 * (11 * n + 3 * m + p) + p * (16 + 8 + 24 + 4)
+        found.append(Input(path.stem, str(path), 11 * n + 3 * m + 3 * p, memory=memory))
     return found[:1] if quick else found
 
 
