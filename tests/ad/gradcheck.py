@@ -23,12 +23,16 @@ The program's leading comment block declares how to build and check it:
     // build: make                 built by `make CC=enzcc` in a copy of its directory
 
 (`;` instead of `//` in .ll programs.) Tolerances, and why they differ:
-- analytic references in double: rel=1e-9. AD and the hand-written derivative compute
+- analytic references in double: rel=1e-12. AD and the hand-written derivative compute
   the same expression in a different order, so they agree to a few ulps times the
-  condition of the expression; 1e-9 leaves room for sums over loops.
-- analytic references for float code: rel=1e-5 (float has 24 bits: ~6e-8 per op).
+  condition of the expression; long recurrences and iterations (where rounding
+  differences are amplified step by step) declare 1e-10 or 1e-9.
+- analytic references for float code: rel=1e-5 (float has 24 bits: ~6e-8 per op;
+  the reference is evaluated in double from the same float inputs).
 - finite differences: rel=1e-6, abs sized to the gradient's scale; the FD truncation
-  and cancellation error is ~1e-10 relative, so 1e-6 still catches any wrong rule.
+  and cancellation error is ~1e-10 relative, so 1e-6 still catches any wrong rule
+  (a wrong rule is off by O(1), a dropped term by at least 1e-3 in these programs).
+No program may declare rel looser than 1e-5 (test_gradients_harness checks).
 
 A check fails if the build fails, the program exits non-zero or times out, prints no
 `grad` line or a different number than declared, or any value is NaN or infinite.

@@ -1,6 +1,6 @@
 // Float libm variants: asinf, acosf, atanf, atan2f, sinhf, coshf, tanhf, fabsf,
 // copysignf, fminf, fmaxf, hypotf, cbrtf, erff, erfcf, fmaf, floorf (0).
-// tol: rel=2e-5 abs=1e-6
+// tol: rel=1e-5 abs=1e-6
 // grads: 20
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // Float code through a typed float prototype; the reference is computed in double
 // from the same float inputs, hence the float-precision tolerance.
-// tol: rel=2e-5 abs=1e-6
+// tol: rel=1e-5 abs=1e-6
 // grads: 4
 #include <math.h>
 #include <stdio.h>

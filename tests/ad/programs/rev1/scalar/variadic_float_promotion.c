@@ -1,6 +1,6 @@
 // A float function called through a variadic prototype: the float arguments are
 // promoted to double at the call, and the engine must convert them back.
-// tol: rel=2e-5 abs=1e-6
+// tol: rel=1e-5 abs=1e-6
 // grads: 3
 #include <math.h>
 #include <stdio.h>

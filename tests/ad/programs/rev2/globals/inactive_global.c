@@ -16,7 +16,7 @@ void *__enzyme_inactive_global_last = (void *)&last_input;
 #endif
 
 double f(double x) {
-    last_input = x;
+    last_input = x; /* DIAG-LINE: an error here without the registration */
     calls++;
     return x * x * sin(x);
 }

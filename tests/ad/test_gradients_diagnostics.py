@@ -1,0 +1,86 @@
+"""What a user sees when enzcc cannot differentiate a program: a clang-style
+`file:line: error: enzc: ...` on stderr with the function and a hint, exit code 1, no
+output file, no Python traceback. Never a program with a silently wrong gradient."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from gradcheck import COMPILE_TIMEOUT, ENZCC, PROGRAMS
+
+
+@dataclass(frozen=True)
+class Case:
+    """A program enzcc must reject, and what the message must mention."""
+
+    source: Path
+    must_mention: tuple[str, ...]
+    """Words the message must contain besides the location (case-insensitive)."""
+    defines: tuple[str, ...] = ()
+
+
+DIAG = PROGRAMS / "diag"
+CASES = {
+    "mystery_call": Case(DIAG / "mystery_call.c", ("mystery",)),
+    "memcpy_unknown_type": Case(DIAG / "memcpy_unknown_type.c", ("memcpy", "type")),
+    "global_no_shadow": Case(DIAG / "global_no_shadow.c", ("state", "shadow")),
+    # the inactive_global gradient program, minus its __enzyme_inactive_global mark
+    "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",
+                                     ("last_input", "shadow"), ("-DNO_INACTIVE_MARK",)),
+}
+
+# Case name (or "name[-g]" / "name[no -g]") -> why it fails today. Strict.
+XFAIL: dict[str, str] = {}
+
+
+def diag_line(source: Path) -> int | None:
+    """The line marked /* DIAG-LINE */, where the error must point with -g."""
+    for number, text in enumerate(source.read_text().splitlines(), start=1):
+        if "DIAG-LINE" in text:
+            return number
+    return None
+
+
+def compile_failing(case: Case, debug: bool, out: Path) -> subprocess.CompletedProcess[str]:
+    cmd = [str(ENZCC), "-O2", *(["-g"] if debug else []), *case.defines, str(case.source),
+           "-lm", "-o", str(out)]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+
+
+def _params() -> list:
+    out = []
+    for name, case in CASES.items():
+        for debug in (True, False):
+            ident = f"{name}[{'-g' if debug else 'no -g'}]"
+            reason = XFAIL.get(ident) or XFAIL.get(name)
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            out.append(pytest.param(case, debug, id=ident, marks=marks))
+    return out
+
+
+@pytest.mark.parametrize(("case", "debug"), _params())
+def test_rejected_with_clear_error(case: Case, debug: bool, tmp_path: Path, drivers) -> None:
+    out = tmp_path / "prog"
+    r = compile_failing(case, debug, out)
+    err = r.stderr
+    assert r.returncode == 1, f"expected exit code 1, got {r.returncode}:\n{err}"
+    assert "Traceback" not in err, err
+    assert not out.exists(), "a failed build left its output file behind"
+    assert "error: enzc:" in err, err
+    for word in case.must_mention:
+        assert word.lower() in err.lower(), f"message does not mention {word!r}:\n{err}"
+    assert re.search(r"(?i)hint|note:", err), f"no hint in:\n{err}"
+    line = diag_line(case.source)
+    if debug and line is not None:
+        where = re.escape(case.source.name) + rf":{line}:"
+        assert re.search(where, err), f"no location {case.source.name}:{line}: in:\n{err}"
+
+
+def test_every_case_marks_its_line() -> None:
+    for case in CASES.values():
+        assert diag_line(case.source) is not None, case.source
