@@ -1,12 +1,12 @@
 // Virtual calls: a base class with a pure virtual energy(), two derived classes,
-// objects chosen at run time, called through base pointers (vtables).
+// objects chosen at run time, called through base pointers (vtables). Uses the
+// driver's <enzyme/enzyme.h> from C++.
 // tol: rel=1e-12 abs=1e-14
 // grads: 4
+#include <enzyme/enzyme.h>
+
 #include <cmath>
 #include <cstdio>
-
-extern int enzyme_dup, enzyme_const;
-double __enzyme_autodiff(void *, ...);
 
 struct Term {
     virtual ~Term() = default;
