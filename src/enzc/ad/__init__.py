@@ -37,4 +37,12 @@ def run_ad_stage(module_text: str, options: ADOptions = ADOptions()) -> str:
     """
     if ENTRY_POINT_MARK not in module_text:
         return module_text
-    raise ADError("enzc: error: automatic differentiation is not implemented yet")
+    from enzc.ad.pipeline import lower_module
+    from enzc.ir import parse_module, print_module  # type: ignore[attr-defined]
+
+    module = parse_module(module_text, lazy=True)
+    lowered = lower_module(module, print_activity=options.print_activity, print_gradient=options.print_gradient,
+                           print_cache=options.print_cache)
+    if lowered == 0:
+        return module_text
+    return print_module(module)

@@ -1,0 +1,275 @@
+"""Activity analysis: which values and instructions can carry a derivative.
+
+A floating value is *active* iff it is both *varied* (depends on an active input:
+an `out` argument or memory reachable from a `dup` argument) and *useful* (can
+influence an active output: the returned value of an active return, or memory
+with a shadow). A pointer is active iff it points into memory with a shadow
+(derived from a `dup` argument, or an alloca that holds active data); active
+pointers get shadow pointers. Integers, comparisons and address arithmetic are
+never active. An instruction is active iff the reverse pass has work for it: it
+defines an active value, or writes memory that has a shadow.
+
+Text form (one line per argument and instruction, in program order):
+
+    active %x
+    inactive %i
+    active store double %v, ptr %p
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from enzc.ir.instructions import (
+    Alloca,
+    BinaryOp,
+    CallBase,
+    Cast,
+    ExtractElement,
+    ExtractValue,
+    Freeze,
+    GetElementPtr,
+    InsertElement,
+    InsertValue,
+    Instruction,
+    Load,
+    Phi,
+    Ret,
+    Select,
+    ShuffleVector,
+    Store,
+    UnaryOp,
+)
+from enzc.ir.module import Function, Module
+from enzc.ir.types import ArrayType, FloatType, NamedStructType, PointerType, StructType, Type, VectorType
+from enzc.ir.values import Value
+
+from enzc.ad.calls import CallKind, classify
+from enzc.ad.rules import rule_for
+
+
+class ArgActivity(Enum):
+    """Activity of one argument of the differentiated function (the markers)."""
+
+    CONST = "const"
+    DUP = "dup"
+    DUPNONEED = "dupnoneed"
+    OUT = "out"
+
+    @property
+    def has_shadow(self) -> bool:
+        return self in (ArgActivity.DUP, ArgActivity.DUPNONEED)
+
+
+def carries_float(t: Type) -> bool:
+    """Whether values of type `t` contain floating data (scalars, vectors, aggregates)."""
+    match t:
+        case FloatType():
+            return True
+        case VectorType(element=e) | ArrayType(element=e):
+            return carries_float(e)
+        case StructType(elements=els):
+            return any(carries_float(e) for e in els)
+        case NamedStructType():
+            return t.elements is not None and any(carries_float(e) for e in t.elements)
+    return False
+
+
+_FLOAT_FLOW = (BinaryOp, UnaryOp, Select, Phi, ExtractValue, InsertValue, ExtractElement, InsertElement,
+               ShuffleVector, Freeze)
+"""Instructions whose floating result depends on their floating operands."""
+
+_POINTER_FLOW = (GetElementPtr, Cast, Phi, Select, Freeze)
+"""Instructions whose pointer result points where their pointer operand points."""
+
+
+@dataclass
+class Activity:
+    """The result: active values and instructions of one function and signature."""
+
+    function: Function
+    args: tuple[ArgActivity, ...]
+    active_return: bool
+    shadowed: set[Value] = field(default_factory=set)
+    """Pointers into memory with a shadow."""
+    varied: set[Value] = field(default_factory=set)
+    useful: set[Value] = field(default_factory=set)
+
+    def is_active_value(self, v: Value) -> bool:
+        """Carries a derivative: an active float value or a pointer with a shadow."""
+        if v in self.shadowed:
+            return True
+        return v in self.varied and v in self.useful
+
+    def has_shadow(self, v: Value) -> bool:
+        return v in self.shadowed
+
+    def is_active_instruction(self, inst: Instruction) -> bool:
+        if self.is_active_value(inst):
+            return True
+        match inst:
+            case Store():
+                return inst.ptr in self.shadowed and carries_float(inst.value.type)
+            case CallBase():
+                return any(a in self.shadowed for a in inst.args) or any(self.is_active_value(a) for a in inst.args)
+            case Ret():
+                return self.active_return and inst.value is not None and self.is_active_value(inst.value)
+        return False
+
+    def text(self) -> str:
+        """The text form described in the module docstring."""
+        lines = []
+        for a in self.function.args:
+            lines.append(f"{_word(self.is_active_value(a))} {_label(a)}")
+        for inst in self.function.instructions():
+            lines.append(f"{_word(self.is_active_instruction(inst))} {_label(inst)}")
+        return "\n".join(lines) + "\n"
+
+
+def _word(active: bool) -> str:
+    return "active" if active else "inactive"
+
+
+def _label(v: Value) -> str:
+    return v.ref() if v.name is not None else str(v).strip()
+
+
+def parse_activity_text(text: str) -> dict[str, bool]:
+    """`{"%x": True, "store double %v, ptr %p": True, ...}` from the text form."""
+    out: dict[str, bool] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        word, _, rest = line.partition(" ")
+        if word not in ("active", "inactive"):
+            raise ValueError(f"not an activity line: {line!r}")
+        out[rest.strip()] = word == "active"
+    return out
+
+
+def analyze(fn: Function, args: tuple[ArgActivity, ...], active_return: bool, module: Module | None = None) -> Activity:
+    """Compute activity of every value of `fn` for the given argument classes."""
+    act = Activity(fn, args, active_return)
+    insts = list(fn.instructions())
+    for a, cls in zip(fn.args, args):
+        if cls.has_shadow:
+            act.shadowed.add(a)
+        elif cls is ArgActivity.OUT:
+            act.varied.add(a)
+    _forward(act, insts)
+    _backward(act, insts)
+    return act
+
+
+def _forward(act: Activity, insts: list[Instruction]) -> None:
+    """Shadowed pointers and varied values, to a joint fixed point."""
+    shadowed, varied = act.shadowed, act.varied
+    changed = True
+    while changed:
+        changed = False
+        for inst in insts:
+            if inst in shadowed and inst in varied:
+                continue
+            ops = inst.operands
+            new_shadow = False
+            new_varied = False
+            match inst:
+                case Load():
+                    if inst.ptr in shadowed:
+                        if isinstance(inst.type, PointerType):
+                            new_shadow = True
+                        elif carries_float(inst.type):
+                            new_varied = True
+                case Store():
+                    root = _alloca_root(inst.ptr)
+                    if root is not None and root not in shadowed and (inst.value in varied or inst.value in shadowed):
+                        shadowed.add(root)
+                        changed = True
+                case CallBase():
+                    kind = classify(inst, lambda n: rule_for(n) is not None)
+                    if kind is CallKind.MEMCPY and len(inst.args) >= 2 and inst.args[1] in shadowed:
+                        root = _alloca_root(inst.args[0])
+                        if root is not None and root not in shadowed:
+                            shadowed.add(root)
+                            changed = True
+                    if carries_float(inst.type) and kind is not CallKind.INACTIVE:
+                        new_varied = any(a in varied or a in shadowed for a in inst.args)
+                case _ if isinstance(inst, _POINTER_FLOW) and isinstance(inst.type.scalar, PointerType):
+                    if isinstance(inst, Select):
+                        new_shadow = inst.true_value in shadowed or inst.false_value in shadowed
+                    elif isinstance(inst, Phi):
+                        new_shadow = any(v in shadowed for v, _ in inst.incoming)
+                    else:
+                        new_shadow = ops[0] in shadowed
+                case Cast() if inst.opcode in ("fpext", "fptrunc"):
+                    new_varied = ops[0] in varied
+                case _ if isinstance(inst, _FLOAT_FLOW) and carries_float(inst.type):
+                    new_varied = any(o in varied for o in ops)
+            if new_shadow and inst not in shadowed:
+                shadowed.add(inst)
+                changed = True
+            if new_varied and inst not in varied:
+                varied.add(inst)
+                changed = True
+
+
+def _alloca_root(ptr: Value) -> Alloca | None:
+    """The alloca `ptr` is computed from by GEPs and casts, if any."""
+    seen = 0
+    while seen < 64:
+        match ptr:
+            case Alloca():
+                return ptr
+            case GetElementPtr() | Cast():
+                ptr = ptr.operand(0)
+            case _:
+                return None
+        seen += 1
+    return None
+
+
+def _backward(act: Activity, insts: list[Instruction]) -> None:
+    """Useful values: those that can reach the active return or shadowed memory."""
+    useful = act.useful
+    work: list[Value] = []
+
+    def mark(v: Value) -> None:
+        if v not in useful:
+            useful.add(v)
+            work.append(v)
+
+    for inst in insts:
+        match inst:
+            case Ret() if act.active_return and inst.value is not None:
+                mark(inst.value)
+            case Store() if inst.ptr in act.shadowed:
+                mark(inst.value)
+            case CallBase() if any(a in act.shadowed for a in inst.args):
+                for a in inst.args:
+                    mark(a)
+    while work:
+        v = work.pop()
+        if not isinstance(v, Instruction):
+            continue
+        match v:
+            case Load():
+                pass  # memory: loads from shadowed memory are seeded by their uses
+            case CallBase():
+                for a in v.args:
+                    mark(a)
+            case Select():
+                mark(v.true_value)
+                mark(v.false_value)
+            case Phi():
+                for val, _ in v.incoming:
+                    mark(val)
+            case InsertElement() | ExtractElement():
+                mark(v.operand(0))
+                if isinstance(v, InsertElement):
+                    mark(v.operand(1))
+            case _:
+                for o in v.operands:
+                    mark(o)
+

@@ -1,0 +1,536 @@
+"""State shared while synthesizing one derivative: value maps, adjoints, shadows, lookups.
+
+Names: the *original* is the prepared copy of the user's function (`preprocess`);
+the *new* function holds the forward pass (a clone of the original, extended with
+induction variables, shadows and cache stores) followed by the reverse blocks.
+
+- `new_value(v)`: the forward clone of an original value.
+- `shadow(v)`: the forward shadow of an active original pointer.
+- `adjoint slots`: one zero-initialised entry alloca per active original value;
+  reverse code accumulates into them (load/fadd/store) and zeroes them when the
+  value's own adjoint is consumed, so loop iterations start fresh. SROA/mem2reg
+  turn them back into registers after differentiation.
+- `lookup(v)`: a forward value made available at the current reverse position:
+  used directly when its block dominates every return; spilled to an entry alloca
+  when outside loops; inside loops recomputed when pure and cheap (induction
+  variables from the reverse counters, loads of memory the function never
+  writes), otherwise cached per iteration (`cache.CacheManager`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from enzc.ir.builder import IRBuilder
+from enzc.ir.datalayout import DataLayout
+from enzc.ir.dominators import DominatorTree
+from enzc.ir.instructions import (
+    Alloca,
+    BinaryOp,
+    CallBase,
+    Cast,
+    Compare,
+    ExtractElement,
+    ExtractValue,
+    GetElementPtr,
+    InsertElement,
+    InsertValue,
+    Instruction,
+    Load,
+    Phi,
+    Ret,
+    Select,
+    ShuffleVector,
+    Store,
+)
+from enzc.ir.module import BasicBlock, Function, Module
+from enzc.ir.transforms import clone_instruction
+from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStructType, StructType, Type
+from enzc.ir.values import Argument, Constant, ConstantInt, GlobalValue, Value
+
+from enzc.ad.activity import Activity, carries_float
+from enzc.ad.cache import CacheManager
+from enzc.ad.calls import CallKind, classify, writes_memory
+from enzc.ad.diagnostics import ad_error
+from enzc.ad.loops import Loop, LoopNest
+from enzc.ad.rules import rule_for
+from enzc.ad.tripcount import TripCount, trip_count
+
+RECOMPUTE_DEPTH = 6
+"""How deep a chain of pure instructions the reverse pass recomputes instead of caching."""
+
+_PURE = (BinaryOp, Cast, Compare, Select, GetElementPtr, ExtractValue, InsertValue, ExtractElement,
+         InsertElement, ShuffleVector)
+
+
+@dataclass
+class LoopState:
+    """Forward induction variable and reverse counter of one loop."""
+
+    iv: Phi
+    """0, 1, 2, ... in the forward header."""
+    setup_tail: Instruction
+    """Last instruction of the header's setup code (iv increment, cache growth)."""
+    counter: Alloca
+    """i64 slot holding the reverse pass's iteration number."""
+
+
+class GradientUtils:
+    """See the module docstring."""
+
+    def __init__(self, module: Module, original: Function, user_name: str, activity: Activity,
+                 new: Function, value_map: dict[Value, Value], layout: DataLayout) -> None:
+        self.module = module
+        self.original = original
+        self.user_name = user_name
+        self.activity = activity
+        self.new = new
+        self.value_map = value_map
+        self.layout = layout
+        self.dt = DominatorTree(original)
+        self.loops = LoopNest(original, self.dt)
+        self.block_map: dict[BasicBlock, BasicBlock] = {
+            nv: ov for ov, nv in value_map.items() if isinstance(ov, BasicBlock)}  # type: ignore[misc]
+        self.original_of: dict[Value, Value] = {nv: ov for ov, nv in value_map.items()}
+        self.return_blocks = [b for b in original.blocks if isinstance(b.terminator, Ret)]
+        self.b = IRBuilder()
+        self.context: BasicBlock | None = None
+        """The original block whose reverse is being emitted (defines the loop context)."""
+        self.adjoint_slots: dict[Value, Alloca] = {}
+        self.shadows: dict[Value, Value] = {}
+        self.spills: dict[Value, Alloca] = {}
+        self.memo: dict[tuple[Value, BasicBlock], Value] = {}
+        self.loop_states: dict[Loop, LoopState] = {}
+        self.header_states: dict[BasicBlock, LoopState] = {}
+        self.limits: dict[tuple[Loop, BasicBlock], Phi] = {}
+        self.pred_phis: dict[BasicBlock, Phi] = {}
+        self.free_anchors: dict[Loop, BasicBlock] = {}
+        self._trip_counts: dict[Loop, TripCount | None] = {}
+        self._written: list[Value] | None = None
+        self.cache = CacheManager(self)
+
+    # -- errors --------------------------------------------------------------------------
+    def error(self, inst: Instruction | None, what: str, hint: str | None = None):
+        return ad_error(self.module, inst, self.user_name, what, hint)
+
+    # -- maps ----------------------------------------------------------------------------
+    def new_value(self, v: Value) -> Value:
+        return self.value_map.get(v, v)
+
+    def new_block_of(self, block: BasicBlock) -> BasicBlock:
+        return self.value_map[block]  # type: ignore[return-value]
+
+    def original_block(self, new_block: BasicBlock) -> BasicBlock | None:
+        return self.block_map.get(new_block)
+
+    def loops_of_new(self, v: Instruction) -> list[Loop]:
+        assert v.parent is not None
+        ob = self.block_map[v.parent]
+        return self.loops.loops_of(ob)
+
+    def available_at(self, v: Value, block: BasicBlock) -> bool:
+        """Whether original value `v` can be used at the end of original `block`."""
+        if not isinstance(v, Instruction):
+            return True
+        assert v.parent is not None
+        return self.dt.block_dominates(v.parent, block)
+
+    def trip_count(self, loop: Loop) -> TripCount | None:
+        if loop not in self._trip_counts:
+            self._trip_counts[loop] = trip_count(loop, self.dt)
+        return self._trip_counts[loop]
+
+    # -- reverse context -----------------------------------------------------------------
+    def enter_context(self, new_block: BasicBlock, original_block: BasicBlock | None):
+        """Point the builder at the end of `new_block`, reversing `original_block`."""
+        saved = (self.b.block, self.b.before, self.context)
+        self.b.position_before_terminator(new_block)
+        self.context = original_block
+        return saved
+
+    def leave_context(self, saved) -> None:
+        self.b.block, self.b.before, self.context = saved
+
+    # -- loops ---------------------------------------------------------------------------
+    def setup_loops(self) -> None:
+        """Give every loop a canonical induction variable and a reverse counter."""
+        b = IRBuilder()
+        for loop in self.loops.loops:
+            header = self.new_block_of(loop.header)
+            pre = self.new_block_of(loop.preheader)  # type: ignore[arg-type]
+            b.position_after_phis(header)
+            iv = b.phi(I64, [], "iv")
+            nxt = b.add(iv, ConstantInt(I64, 1), "iv.next", flags=("nuw", "nsw"))
+            iv.add_incoming(ConstantInt(I64, 0), pre)
+            for latch in loop.latches:
+                iv.add_incoming(nxt, self.new_block_of(latch))
+            with b.goto_entry_allocas():
+                counter = b.alloca(I64, name="rev.iv")
+            state = LoopState(iv, nxt, counter)  # type: ignore[arg-type]
+            self.loop_states[loop] = state
+            self.header_states[header] = state
+
+    def loop_state(self, loop: Loop) -> LoopState:
+        return self.loop_states[loop]
+
+    def loop_state_of_header(self, new_block: BasicBlock) -> LoopState | None:
+        return self.header_states.get(new_block)
+
+    def reverse_counter(self, loop: Loop) -> Value:
+        """The current reverse iteration of `loop` (i64), at the builder's position."""
+        key = (self.loop_states[loop].counter, self.b.block)
+        if key not in self.memo:
+            self.memo[key] = self.b.load(I64, self.loop_states[loop].counter, "rev.i")  # type: ignore[index]
+        return self.memo[key]
+
+    def set_reverse_counter(self, loop: Loop, value: Value) -> None:
+        self.b.store(value, self.loop_states[loop].counter)
+        self.memo.pop((self.loop_states[loop].counter, self.b.block), None)  # type: ignore[arg-type]
+
+    def iteration_count_minus_one(self, loop: Loop, exit_block: BasicBlock) -> Value:
+        """Forward value in `exit_block` (original): the last iteration number of `loop`."""
+        key = (loop, exit_block)
+        phi = self.limits.get(key)
+        if phi is None:
+            nb = self.new_block_of(exit_block)
+            b = IRBuilder()
+            b.position_at_start(nb)
+            iv = self.loop_states[loop].iv
+            phi = b.phi(I64, [(iv, p) for p in nb.predecessors], "last.iv")  # type: ignore[assignment]
+            self.limits[key] = phi  # type: ignore[assignment]
+        return phi  # type: ignore[return-value]
+
+    def predecessor_index(self, block: BasicBlock) -> Phi:
+        """Forward phi in `block` (original) numbering the predecessor it came from."""
+        phi = self.pred_phis.get(block)
+        if phi is None:
+            nb = self.new_block_of(block)
+            preds = block.predecessors
+            ty = I8 if len(preds) < 128 else I32
+            b = IRBuilder()
+            b.position_at_start(nb)
+            phi = b.phi(ty, [(ConstantInt(ty, k), self.new_block_of(p)) for k, p in enumerate(preds)], "pred")  # type: ignore[assignment]
+            self.pred_phis[block] = phi  # type: ignore[assignment]
+        return phi  # type: ignore[return-value]
+
+    def free_anchor(self, loop: Loop) -> BasicBlock:
+        return self.free_anchors[loop]
+
+    # -- adjoints ------------------------------------------------------------------------
+    def adjoint_slot(self, v: Value) -> Alloca:
+        slot = self.adjoint_slots.get(v)
+        if slot is None:
+            b = IRBuilder(self.new.entry)
+            with b.goto_entry_allocas():
+                slot = b.alloca(v.type, name="d." + (v.name or "v"))  # type: ignore[assignment]
+                b.store(b.const_zero(v.type), slot)
+            self.adjoint_slots[v] = slot  # type: ignore[assignment]
+        return slot  # type: ignore[return-value]
+
+    def has_adjoint(self, v: Value) -> bool:
+        if isinstance(v, (Constant, GlobalValue)) or self.activity.has_shadow(v):
+            return False
+        return self.activity.is_active_value(v) and carries_float(v.type)
+
+    def take_adjoint(self, v: Value) -> Value:
+        """Load and clear the adjoint of `v` at the builder's position."""
+        slot = self.adjoint_slot(v)
+        d = self.b.load(v.type, slot, "d." + (v.name or "v") + ".val")
+        self.b.store(self.b.const_zero(v.type), slot)
+        return d
+
+    def add_adjoint(self, v: Value, delta: Value) -> None:
+        """adj(v) += delta; nothing for constants and inactive values."""
+        if not self.has_adjoint(v):
+            return
+        self.accumulate(self.adjoint_slot(v), v.type, delta)
+
+    def accumulate(self, ptr: Value, ty: Type, delta: Value) -> None:
+        """*ptr += delta, elementwise over the floating leaves of aggregates."""
+        b = self.b
+        if isinstance(ty.scalar, FloatType):
+            old = b.load(ty, ptr, "acc")
+            b.store(b.fadd(old, delta, "acc.sum"), ptr)
+            return
+        for path, leaf in float_leaves(ty):
+            part = b.extract_value(delta, list(path), "acc.part")
+            addr = b.gep(ty, ptr, [0, *path], "acc.addr", inbounds=True)
+            old = b.load(leaf, addr, "acc")
+            b.store(b.fadd(old, part, "acc.sum"), addr)
+
+    # -- shadows -------------------------------------------------------------------------
+    def shadow(self, v: Value) -> Value:
+        """The forward shadow of original pointer `v` (created on first request)."""
+        got = self.shadows.get(v)
+        if got is not None:
+            return got
+        if isinstance(v, Constant) and not isinstance(v, GlobalValue):
+            return v  # null / undef: its shadow is the same constant
+        if not self.activity.has_shadow(v):
+            raise self.error(v if isinstance(v, Instruction) else None,
+                             f"pointer {v.ref() if v.name else '?'} needs a shadow but does not point into memory "
+                             "the AD tracks (mixed active and inactive pointers)",
+                             "pass the pointed-to memory with enzyme_dup, or mark it enzyme_const")
+        assert isinstance(v, Instruction), "arguments' shadows are registered up front"
+        nv = self.new_value(v)
+        assert isinstance(nv, Instruction)
+        b = IRBuilder()
+        name = (v.name or "p") + "'"
+        match v:
+            case Phi():
+                b.position_at_start(nv.parent)  # type: ignore[arg-type]
+                sh = b.phi(v.type, [], name)
+                self.shadows[v] = sh
+                for val, blk in v.incoming:
+                    sh.add_incoming(self.shadow(val), self.new_block_of(blk))  # type: ignore[arg-type]
+                return sh
+            case Alloca():
+                sh = self._shadow_alloca(v, nv, name)
+            case GetElementPtr():
+                base = self.shadow(v.ptr)
+                b.position_after(nv)
+                sh = b.insert(GetElementPtr(v.source_type, base, [self.new_value(i) for i in v.indices], v.flags,
+                                            result_type=v.type), name)
+            case Cast() if v.opcode in ("bitcast", "addrspacecast"):
+                base = self.shadow(v.operand(0))
+                b.position_after(nv)
+                sh = b.cast(v.opcode, base, v.type, name)
+            case Select():
+                t, f = self.shadow(v.true_value), self.shadow(v.false_value)
+                b.position_after(nv)
+                sh = b.select(self.new_value(v.condition), t, f, name)
+            case Load():
+                src = self.shadow(v.ptr)
+                b.position_after(nv)
+                sh = b.load(v.type, src, name, align=v.align)
+            case _:
+                raise self.error(v, f"cannot compute the shadow of '{v.opcode}' (a pointer into active memory)",
+                                 "pass such pointers as function arguments with enzyme_dup")
+        self.shadows[v] = sh
+        return sh
+
+    def _shadow_alloca(self, v: Alloca, nv: Instruction, name: str) -> Value:
+        """A zero-filled twin of `v`: static allocas in the entry, dynamic ones in place."""
+        from enzc.ir.builder import get_or_insert_function
+        from enzc.ir.types import I1, VOID, FunctionType, PTR
+
+        b = IRBuilder()
+        static = v.parent is self.original.entry and v.count is None
+        if static:
+            b.position_at_start(self.new.entry)
+        else:
+            b.position_after(nv)
+        count = self.new_value(v.count) if v.count is not None else None
+        sh = b.insert(Alloca(v.allocated_type, count, v.align), name)
+        if static:
+            b.position_before(next(i for i in self.new.entry.instructions if not isinstance(i, Alloca)))
+        else:
+            b.position_after(sh)
+        nbytes: Value = ConstantInt(I64, self.layout.alloc_size_of(v.allocated_type))
+        if count is not None:
+            wide = count if count.type == I64 else b.zext(count, I64, "n")
+            nbytes = b.mul(wide, nbytes, "bytes")
+        memset = get_or_insert_function(self.module, "llvm.memset.p0.i64", FunctionType(VOID, (PTR, I8, I64, I1)))
+        b.call(memset, [sh, ConstantInt(I8, 0), nbytes, ConstantInt(I1, 0)])
+        return sh
+
+    # -- lookup --------------------------------------------------------------------------
+    def lookup(self, v: Value) -> Value:
+        """Forward value `v` (of the new function) at the current reverse position."""
+        if not isinstance(v, Instruction):
+            return v
+        blk = v.parent
+        ob = self.block_map.get(blk) if blk is not None else None
+        if ob is None:
+            return v  # computed in the reverse pass itself
+        key = (v, self.b.block)
+        got = self.memo.get(key)  # type: ignore[arg-type]
+        if got is not None:
+            return got
+        loops_v = self.loops.loops_of(ob)
+        if not loops_v:
+            if all(self.dt.block_dominates(ob, r) for r in self.return_blocks):
+                result: Value = v
+            else:
+                result = self.b.load(v.type, self._spill(v), (v.name or "v") + ".spilled")
+        else:
+            ctx_loops = self.loops.loops_of(self.context) if self.context is not None else []
+            if ctx_loops[: len(loops_v)] != loops_v:
+                raise self.error(self.original_of.get(v) if isinstance(self.original_of.get(v), Instruction) else None,
+                                 "internal error: a loop value is needed outside its loop in the reverse pass")
+            result = self._in_loop(v, loops_v)
+        self.memo[key] = result  # type: ignore[index]
+        return result
+
+    def _spill(self, v: Instruction) -> Alloca:
+        slot = self.spills.get(v)
+        if slot is None:
+            b = IRBuilder(self.new.entry)
+            with b.goto_entry_allocas():
+                slot = b.alloca(v.type, name=(v.name or "v") + ".spill")  # type: ignore[assignment]
+            if isinstance(v, Phi):
+                b.position_after_phis(v.parent)  # type: ignore[arg-type]
+            else:
+                b.position_after(v)
+            b.store(v, slot)
+            self.spills[v] = slot  # type: ignore[assignment]
+        return slot  # type: ignore[return-value]
+
+    def _in_loop(self, v: Instruction, loops_v: list[Loop]) -> Value:
+        state = self.header_states.get(v.parent)  # type: ignore[arg-type]
+        if state is not None and v is state.iv:
+            return self.reverse_counter(loops_v[-1])
+        if isinstance(v, Phi):
+            affine = self._affine(v, loops_v[-1])
+            if affine is not None:
+                return affine
+        if self._recomputable(v, loops_v[-1], 0):
+            ops = [self.lookup(o) if not isinstance(o, BasicBlock) else o for o in v.operands]
+            new = clone_instruction(v)
+            new.metadata = {k: m for k, m in new.metadata.items() if k != "dbg"}
+            for k, o in enumerate(ops):
+                new.set_operand(k, o)
+            return self.b.insert(new, (v.name or "v") + ".re")
+        return self.cache.load(v)
+
+    def _recomputable(self, v: Value, loop: Loop, depth: int) -> bool:
+        if not isinstance(v, Instruction):
+            return True
+        blk = v.parent
+        ob = self.block_map.get(blk) if blk is not None else None
+        if ob is None or not loop.contains(ob):
+            return True  # available from outside the loop
+        if depth > RECOMPUTE_DEPTH:
+            return False
+        if isinstance(v, Phi):
+            state = self.header_states.get(blk)  # type: ignore[arg-type]
+            return (state is not None and v is state.iv) or self._affine_parts(v, loop) is not None
+        if isinstance(v, Load):
+            orig = self.original_of.get(v)
+            if orig is None or v.volatile or v.ordering is not None or not self._memory_unchanged(orig):  # type: ignore[arg-type]
+                return False
+            return self._recomputable(v.ptr, loop, depth + 1)
+        if not isinstance(v, _PURE):
+            return False
+        return all(self._recomputable(o, loop, depth + 1) for o in v.operands if not isinstance(o, BasicBlock))
+
+    def _affine_parts(self, phi: Phi, loop: Loop) -> tuple[Value, Value, bool] | None:
+        """(start, step, is_pointer) when new phi `phi` is start + iv * step."""
+        state = self.loop_states[loop]
+        if phi.parent is not state.iv.parent or len(phi.incoming) != 2:
+            return None
+        pre = self.new_block_of(loop.preheader)  # type: ignore[arg-type]
+        inside = [(val, blk) for val, blk in phi.incoming if blk is not pre]
+        outside = [(val, blk) for val, blk in phi.incoming if blk is pre]
+        if len(inside) != 1 or len(outside) != 1:
+            return None
+        nxt = inside[0][0]
+        start = outside[0][0]
+        if isinstance(nxt, BinaryOp) and nxt.opcode == "add" and nxt.lhs is phi and isinstance(nxt.rhs, ConstantInt):
+            return start, nxt.rhs, False
+        if (isinstance(nxt, GetElementPtr) and nxt.ptr is phi and len(nxt.indices) == 1
+                and isinstance(nxt.indices[0], ConstantInt)):
+            step = nxt.indices[0].value * self.layout.alloc_size_of(nxt.source_type)  # type: ignore[union-attr]
+            return start, ConstantInt(I64, step), True
+        return None
+
+    def _affine(self, phi: Phi, loop: Loop) -> Value | None:
+        parts = self._affine_parts(phi, loop)
+        if parts is None:
+            return None
+        start, step, is_pointer = parts
+        b = self.b
+        k = self.reverse_counter(loop)
+        base = self.lookup(start)
+        if is_pointer:
+            return b.gep(I8, base, [b.mul(k, step, "aff.off")], (phi.name or "p") + ".re")
+        ty = phi.type
+        assert isinstance(ty, IntType)
+        kk = k if ty.bits == 64 else (b.trunc(k, ty, "aff.k") if ty.bits < 64 else b.zext(k, ty, "aff.k"))
+        return b.add(base, b.mul(kk, ConstantInt(ty, step.value), "aff.off"), (phi.name or "i") + ".re")  # type: ignore[attr-defined]
+
+    # -- memory facts ----------------------------------------------------------------------
+    def _memory_unchanged(self, load: Load) -> bool:
+        """No instruction of the original may write the memory `load` reads."""
+        if self._written is None:
+            self._written = self._collect_writes()
+        target = underlying_object(load.ptr)
+        return all(not may_alias(target, w) for w in self._written)
+
+    def _collect_writes(self) -> list[Value]:
+        """Underlying objects written anywhere in the original (None entries: unknown)."""
+        out: list[Value] = []
+        for inst in self.original.instructions():
+            match inst:
+                case Store():
+                    out.append(underlying_object(inst.ptr))
+                case CallBase():
+                    kind = classify(inst, lambda n: rule_for(n) is not None)
+                    if kind in (CallKind.RULE, CallKind.INACTIVE):
+                        continue
+                    if kind in (CallKind.MEMSET, CallKind.MEMCPY):
+                        out.append(underlying_object(inst.args[0]))
+                    elif writes_memory(inst, self.module):
+                        out.append(_UNKNOWN)
+                case _ if inst.opcode in ("atomicrmw", "cmpxchg"):
+                    out.append(underlying_object(inst.operand(0)))
+        return out
+
+
+class _Unknown(Value):
+    """Stands for memory a call may write anywhere."""
+
+    def __init__(self) -> None:
+        super().__init__(I64)
+
+
+_UNKNOWN = _Unknown()
+
+
+def underlying_object(ptr: Value) -> Value:
+    """Strip GEPs and pointer casts to the allocation a pointer is derived from."""
+    for _ in range(64):
+        match ptr:
+            case GetElementPtr():
+                ptr = ptr.ptr
+            case Cast() if ptr.opcode in ("bitcast", "addrspacecast"):
+                ptr = ptr.operand(0)
+            case _:
+                return ptr
+    return ptr
+
+
+def may_alias(a: Value, b: Value) -> bool:
+    """Conservative: False only for provably distinct allocations."""
+    if a is b:
+        return True
+    if isinstance(a, _Unknown) or isinstance(b, _Unknown):
+        return True
+    ident = (Alloca, GlobalValue)
+    if isinstance(a, ident) and isinstance(b, ident):
+        return False
+    if isinstance(a, Alloca) and isinstance(b, Argument) or isinstance(b, Alloca) and isinstance(a, Argument):
+        return False
+    for x, y in ((a, b), (b, a)):
+        if isinstance(x, Argument) and "noalias" in x.attrs and isinstance(y, (Argument, GlobalValue)):
+            return False
+    return True
+
+
+def float_leaves(ty: Type, prefix: tuple[int, ...] = ()) -> list[tuple[tuple[int, ...], Type]]:
+    """Index paths to the floating (scalar or vector) leaves of an aggregate type."""
+    match ty:
+        case StructType(elements=els) | NamedStructType(elements=els) if els is not None:
+            out = []
+            for i, e in enumerate(els):
+                out += float_leaves(e, prefix + (i,))
+            return out
+        case ArrayType(count=n, element=e):
+            out = []
+            for i in range(n):
+                out += float_leaves(e, prefix + (i,))
+            return out
+    if isinstance(ty.scalar, FloatType):
+        return [(prefix, ty)]
+    return []
+

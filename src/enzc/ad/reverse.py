@@ -1,0 +1,489 @@
+"""The reverse-pass visitor: adjoint code for one active instruction, by opcode.
+
+Each handler runs with the builder in the instruction's reverse block. It takes the
+adjoint of the result (`take_adjoint` loads and clears it), fetches the forward
+values it needs with `lookup`, and adds partial adjoints into the operands
+(`add_adjoint`, which ignores constants and inactive operands). Memory adjoints
+go through shadows: a load's adjoint is added to its shadow slot; a store moves
+its shadow slot's adjoint to the stored value and zeroes the slot.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from enzc.ir.builder import get_or_insert_function
+from enzc.ir.instructions import (
+    Alloca,
+    CallBase,
+    Cast,
+    Instruction,
+    Load,
+    Store,
+)
+from enzc.ir.module import Function
+from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, IntType, PointerType, VectorType
+from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Value
+
+from enzc.ad.activity import carries_float
+from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
+from enzc.ad.gradient_utils import GradientUtils, underlying_object
+from enzc.ad.rules import emit as emit_rule
+from enzc.ad.rules import intrinsic, rule_for
+
+Handler = Callable[[GradientUtils, Instruction], None]
+
+HINT_CUSTOM = ("provide a custom derivative (__enzyme_register_gradient_{name}) or mark it inactive "
+               "(__enzyme_inactivefn)")
+
+
+def fwd(gu: GradientUtils, v: Value) -> Value:
+    """The forward value of original `v` at the current reverse position."""
+    return gu.lookup(gu.new_value(v))
+
+
+# -- arithmetic ------------------------------------------------------------------------------
+
+
+def _fadd(gu: GradientUtils, inst: Instruction) -> None:
+    d = gu.take_adjoint(inst)
+    gu.add_adjoint(inst.operand(0), d)
+    gu.add_adjoint(inst.operand(1), d)
+
+
+def _fsub(gu: GradientUtils, inst: Instruction) -> None:
+    d = gu.take_adjoint(inst)
+    gu.add_adjoint(inst.operand(0), d)
+    if gu.has_adjoint(inst.operand(1)):
+        gu.add_adjoint(inst.operand(1), gu.b.fneg(d, "d.neg"))
+
+
+def _fmul(gu: GradientUtils, inst: Instruction) -> None:
+    d = gu.take_adjoint(inst)
+    a, c = inst.operand(0), inst.operand(1)
+    b = gu.b
+    if gu.has_adjoint(a):
+        gu.add_adjoint(a, b.fmul(d, fwd(gu, c), "d.mul"))
+    if gu.has_adjoint(c):
+        gu.add_adjoint(c, b.fmul(d, fwd(gu, a), "d.mul"))
+
+
+def _fdiv(gu: GradientUtils, inst: Instruction) -> None:
+    d = gu.take_adjoint(inst)
+    a, c = inst.operand(0), inst.operand(1)
+    b = gu.b
+    if not (gu.has_adjoint(a) or gu.has_adjoint(c)):
+        return
+    den = fwd(gu, c)
+    t = b.fdiv(d, den, "d.div")
+    gu.add_adjoint(a, t)
+    if gu.has_adjoint(c):
+        gu.add_adjoint(c, b.fneg(b.fmul(t, b.fdiv(fwd(gu, a), den, "q"), "d.den"), "d.neg"))
+
+
+def _frem(gu: GradientUtils, inst: Instruction) -> None:
+    d = gu.take_adjoint(inst)
+    a, c = inst.operand(0), inst.operand(1)
+    gu.add_adjoint(a, d)
+    if gu.has_adjoint(c):
+        b = gu.b
+        q = b.fdiv(fwd(gu, a), fwd(gu, c), "q")
+        tq = b.call(intrinsic(gu.module, "trunc", q.type, []), [q], "q.trunc")
+        gu.add_adjoint(c, b.fneg(b.fmul(d, tq, "d.rem"), "d.neg"))
+
+
+def _fneg(gu: GradientUtils, inst: Instruction) -> None:
+    d = gu.take_adjoint(inst)
+    if gu.has_adjoint(inst.operand(0)):
+        gu.add_adjoint(inst.operand(0), gu.b.fneg(d, "d.neg"))
+
+
+def _passthrough(gu: GradientUtils, inst: Instruction) -> None:
+    """freeze: the adjoint flows to the operand unchanged."""
+    gu.add_adjoint(inst.operand(0), gu.take_adjoint(inst))
+
+
+def _fp_cast(gu: GradientUtils, inst: Instruction) -> None:
+    d = gu.take_adjoint(inst)
+    src = inst.operand(0)
+    if gu.has_adjoint(src):
+        back = "fptrunc" if inst.opcode == "fpext" else "fpext"
+        gu.add_adjoint(src, gu.b.cast(back, d, src.type, "d.cast"))
+
+
+def _cast(gu: GradientUtils, inst: Instruction) -> None:
+    match inst.opcode:
+        case "fpext" | "fptrunc":
+            _fp_cast(gu, inst)
+        case "bitcast" | "addrspacecast" if isinstance(inst.type.scalar, PointerType):
+            pass  # pointer casts: their shadows are computed in the forward pass
+        case "bitcast" if inst.operand(0).type.scalar == inst.type.scalar:
+            _passthrough(gu, inst)
+        case _:
+            raise gu.error(inst, f"cannot differentiate the cast '{inst.opcode}' of an active value "
+                                 f"({inst.operand(0).type} to {inst.type})",
+                           "avoid reinterpreting floating-point bits in differentiated code")
+
+
+def _select(gu: GradientUtils, inst: Instruction) -> None:
+    if not carries_float(inst.type):
+        return  # a select of pointers: handled by shadows
+    d = gu.take_adjoint(inst)
+    t, f = inst.operand(1), inst.operand(2)
+    if not (gu.has_adjoint(t) or gu.has_adjoint(f)):
+        return
+    b = gu.b
+    c = fwd(gu, inst.operand(0))
+    zero = b.const_zero(inst.type)
+    if gu.has_adjoint(t):
+        gu.add_adjoint(t, b.select(c, d, zero, "d.sel"))
+    if gu.has_adjoint(f):
+        gu.add_adjoint(f, b.select(c, zero, d, "d.sel"))
+
+
+# -- aggregates and vectors -------------------------------------------------------------------
+
+
+def _extractvalue(gu: GradientUtils, inst: Instruction) -> None:
+    d = gu.take_adjoint(inst)
+    agg = inst.operand(0)
+    if gu.has_adjoint(agg):
+        b = gu.b
+        addr = b.gep(agg.type, gu.adjoint_slot(agg), [0, *inst.indices], "d.elt", inbounds=True)  # type: ignore[attr-defined]
+        gu.accumulate(addr, inst.type, d)
+
+
+def _insertvalue(gu: GradientUtils, inst: Instruction) -> None:
+    d = gu.take_adjoint(inst)
+    agg, val = inst.operand(0), inst.operand(1)
+    b = gu.b
+    idx = list(inst.indices)  # type: ignore[attr-defined]
+    if gu.has_adjoint(val):
+        gu.add_adjoint(val, b.extract_value(d, idx, "d.elt"))
+    if gu.has_adjoint(agg):
+        gu.add_adjoint(agg, b.insert_value(d, b.const_zero(val.type), idx, "d.rest"))
+
+
+def _extractelement(gu: GradientUtils, inst: Instruction) -> None:
+    d = gu.take_adjoint(inst)
+    vec = inst.operand(0)
+    if gu.has_adjoint(vec):
+        b = gu.b
+        idx = fwd(gu, inst.operand(1))
+        delta = b.insert_element(b.const_zero(vec.type), d, idx, "d.lane")
+        gu.add_adjoint(vec, delta)
+
+
+def _insertelement(gu: GradientUtils, inst: Instruction) -> None:
+    d = gu.take_adjoint(inst)
+    vec, val = inst.operand(0), inst.operand(1)
+    b = gu.b
+    idx = fwd(gu, inst.operand(2))
+    if gu.has_adjoint(val):
+        gu.add_adjoint(val, b.extract_element(d, idx, "d.lane"))
+    if gu.has_adjoint(vec):
+        gu.add_adjoint(vec, b.insert_element(d, b.const_zero(val.type), idx, "d.rest"))
+
+
+def _shufflevector(gu: GradientUtils, inst: Instruction) -> None:
+    d = gu.take_adjoint(inst)
+    a, c = inst.operand(0), inst.operand(1)
+    n = a.type.count  # type: ignore[attr-defined]
+    lanes = _mask_lanes(inst.operand(2), inst.type.count)  # type: ignore[attr-defined]
+    if lanes is None:
+        raise gu.error(inst, "cannot differentiate a shufflevector with a non-constant mask")
+    b = gu.b
+    acc = {0: b.const_zero(a.type), 1: b.const_zero(c.type)}
+    for j, m in enumerate(lanes):
+        if m is None:
+            continue
+        src, lane = (0, m) if m < n else (1, m - n)
+        part = b.extract_element(d, j, "d.lane")
+        old = b.extract_element(acc[src], lane, "d.old")
+        acc[src] = b.insert_element(acc[src], b.fadd(old, part, "d.sum"), lane, "d.acc")
+    gu.add_adjoint(a, acc[0])
+    gu.add_adjoint(c, acc[1])
+
+
+def _mask_lanes(mask: Value, count: int) -> list[int | None] | None:
+    match mask:
+        case ConstantAggregate(elements=els):
+            return [e.value if isinstance(e, ConstantInt) else None for e in els]
+        case ConstantSimple(keyword="zeroinitializer"):
+            return [0] * count
+        case ConstantSimple():
+            return [None] * count
+        case ConstantSplat(element=ConstantInt() as e):
+            return [e.value] * count
+    return None
+
+
+# -- memory -------------------------------------------------------------------------------------
+
+
+def _load(gu: GradientUtils, inst: Instruction) -> None:
+    assert isinstance(inst, Load)
+    if not gu.has_adjoint(inst):
+        return  # a pointer load: its shadow is loaded in the forward pass
+    d = gu.take_adjoint(inst)
+    shadow = gu.lookup(gu.shadow(inst.ptr))
+    gu.accumulate(shadow, inst.type, d)
+
+
+def _store(gu: GradientUtils, inst: Instruction) -> None:
+    assert isinstance(inst, Store)
+    value = inst.value
+    if not gu.activity.has_shadow(inst.ptr):
+        return
+    if not carries_float(value.type):
+        return
+    b = gu.b
+    shadow = gu.lookup(gu.shadow(inst.ptr))
+    old = b.load(value.type, shadow, "d.mem", align=inst.align)
+    b.store(b.const_zero(value.type), shadow, align=inst.align)
+    gu.add_adjoint(value, old)
+
+
+def check_store_forward(gu: GradientUtils, inst: Store) -> None:
+    """Forward-pass duties and sanity checks of a store (run before the reverse pass)."""
+    act = gu.activity
+    value, ptr = inst.value, inst.ptr
+    if act.has_shadow(value) and act.has_shadow(ptr):
+        sv, sp = gu.shadow(value), gu.shadow(ptr)
+        nv = gu.new_value(inst)
+        b = gu.b.__class__()
+        b.position_after(nv)  # type: ignore[arg-type]
+        b.store(sv, sp, align=inst.align)
+        return
+    varied = value in act.varied or act.has_shadow(value)
+    if varied and not act.has_shadow(ptr):
+        raise gu.error(inst, "an active value is written to memory the AD cannot shadow "
+                             "(a global or heap object, not yet supported)",
+                       "pass that memory as an argument with enzyme_dup, or keep the value local")
+    if act.has_shadow(ptr) and isinstance(value.type, IntType) and _float_bits(gu, value):
+        raise gu.error(inst, "floating-point data is copied through an integer type into active memory; "
+                             "its derivative cannot be tracked without type information",
+                       "copy the values as double/float, or build without -O to avoid the integer copy")
+
+
+def _float_bits(gu: GradientUtils, v: Value) -> bool:
+    """Whether integer `v` may carry the bits of active floating data."""
+    match v:
+        case Load():
+            return gu.activity.has_shadow(v.ptr)
+        case Cast() if v.opcode == "bitcast":
+            return v.operand(0) in gu.activity.varied
+    return False
+
+
+# -- calls ------------------------------------------------------------------------------------------
+
+
+class _CallEnv:
+    def __init__(self, gu: GradientUtils, call: CallBase) -> None:
+        self.gu, self.call = gu, call
+
+    def argument(self, index: int) -> Value:
+        return fwd(self.gu, self.call.args[index])
+
+    def result(self) -> Value:
+        return fwd(self.gu, self.call)
+
+
+def _call(gu: GradientUtils, inst: Instruction) -> None:
+    assert isinstance(inst, CallBase)
+    name = callee_name(inst)
+    kind = classify(inst, lambda n: rule_for(n) is not None)
+    match kind:
+        case CallKind.INACTIVE:
+            return
+        case CallKind.RULE:
+            _call_rule(gu, inst, name or "")
+        case CallKind.MEMSET:
+            dst = inst.args[0]
+            if gu.activity.has_shadow(dst):
+                b = gu.b
+                memset = get_or_insert_function(gu.module, "llvm.memset.p0.i64", FunctionType(VOID, (PTR, I8, I64, I1)))
+                n = fwd(gu, inst.args[2])
+                if n.type != I64:
+                    n = b.zext(n, I64, "n")
+                b.call(memset, [gu.lookup(gu.shadow(dst)), ConstantInt(I8, 0), n, ConstantInt(I1, 0)])
+        case CallKind.MEMCPY:
+            _memcpy(gu, inst)
+        case CallKind.UNKNOWN:
+            _unknown_call(gu, inst, name)
+
+
+def _call_rule(gu: GradientUtils, inst: CallBase, name: str) -> None:
+    rule = rule_for(name)
+    assert rule is not None
+    if not gu.has_adjoint(inst):
+        return
+    d = gu.take_adjoint(inst)
+    env = _CallEnv(gu, inst)
+    for i, arg in enumerate(inst.args):
+        if not gu.has_adjoint(arg):
+            continue
+        tree = rule.partial(i)
+        if tree is None:
+            continue
+        partial = emit_rule(tree, gu.b, gu.module, inst.type, env)
+        gu.add_adjoint(arg, gu.b.fmul(d, partial, "d." + name.split(".")[-2 if name.startswith("llvm.") else -1]))
+
+
+def _memcpy(gu: GradientUtils, inst: CallBase) -> None:
+    dst, src = inst.args[0], inst.args[1]
+    act = gu.activity
+    if not (act.has_shadow(dst) or act.has_shadow(src)):
+        return
+    elem = _element_float_type(gu, dst) or _element_float_type(gu, src)
+    if elem is None or not (act.has_shadow(dst) and act.has_shadow(src)):
+        raise gu.error(inst, "cannot differentiate a memcpy/memmove of active memory whose element type is unknown",
+                       "copy the values in a loop of double/float assignments (type analysis is not available yet)")
+    b = gu.b
+    size = gu.layout.alloc_size_of(elem)
+    n = fwd(gu, inst.args[2])
+    if n.type != I64:
+        n = b.zext(n, I64, "n")
+    count = b.udiv(n, ConstantInt(I64, size), "n.elts")
+    helper = _memcpy_adjoint_helper(gu, elem)
+    b.call(helper, [gu.lookup(gu.shadow(dst)), gu.lookup(gu.shadow(src)), count])
+
+
+def _element_float_type(gu: GradientUtils, ptr: Value) -> FloatType | None:
+    """The single floating type accessed through pointers into `ptr`'s allocation, if any."""
+    base = underlying_object(ptr)
+    if isinstance(base, Alloca):
+        from enzc.ad.gradient_utils import float_leaves
+
+        leaves = {t for _, t in float_leaves(base.allocated_type)}
+        if len(leaves) == 1 and all(isinstance(t, FloatType) for t in leaves):
+            only = next(iter(leaves))
+            if _all_float(gu, base.allocated_type, only):
+                return only  # type: ignore[return-value]
+    seen: set = set()
+    for inst in gu.original.instructions():
+        if isinstance(inst, (Load, Store)) and underlying_object(inst.ptr) is base:
+            t = inst.type if isinstance(inst, Load) else inst.value.type
+            seen.add(t.scalar)
+    if len(seen) == 1 and isinstance(next(iter(seen)), FloatType):
+        return next(iter(seen))  # type: ignore[return-value]
+    return None
+
+
+def _all_float(gu: GradientUtils, t, leaf) -> bool:
+    return gu.layout.alloc_size_of(t) % gu.layout.alloc_size_of(leaf) == 0 and carries_float(t)
+
+
+def _memcpy_adjoint_helper(gu: GradientUtils, elem: FloatType) -> Function:
+    """`void __enzc_memcpy_adjoint_<T>(ptr d_dst, ptr d_src, i64 n)`: d_src += d_dst; d_dst = 0."""
+    from enzc.ir.builder import IRBuilder, new_block
+
+    name = f"__enzc_memcpy_adjoint_{elem}"
+    fn = gu.module.get_function(name)
+    if fn is not None:
+        return fn
+    fn = gu.module.add_function(name, FunctionType(VOID, (PTR, PTR, I64)), unique=False)
+    fn.linkage.words = ["internal"]
+    fn.fn_attrs = ("nounwind",)
+    ddst, dsrc, n = fn.args
+    ddst.name, dsrc.name, n.name = "d_dst", "d_src", "n"
+    fn.blocks = []
+    entry, loop, done = new_block(fn, "entry"), new_block(fn, "loop"), new_block(fn, "done")
+    b = IRBuilder(entry)
+    b.cond_br(b.icmp("eq", n, ConstantInt(I64, 0), "empty"), done, loop)
+    b.position_at_end(loop)
+    i = b.phi(I64, [(ConstantInt(I64, 0), entry)], "i")
+    pd = b.gep(elem, ddst, [i], "pd")
+    ps = b.gep(elem, dsrc, [i], "ps")
+    v = b.load(elem, pd, "v")
+    b.store(b.const_zero(elem), pd)
+    b.store(b.fadd(b.load(elem, ps, "s"), v, "sum"), ps)
+    nxt = b.add(i, ConstantInt(I64, 1), "i.next")
+    i.add_incoming(nxt, loop)
+    b.cond_br(b.icmp("ult", nxt, n, "more"), loop, done)
+    b.position_at_end(done)
+    b.ret_void()
+    return fn
+
+
+def _unknown_call(gu: GradientUtils, inst: CallBase, name: str | None) -> None:
+    act = gu.activity
+    fn = inst.called_function
+    shadow_args = [a for a in inst.args if act.has_shadow(a)]
+    result_active = gu.has_adjoint(inst)
+    writes = writes_memory(inst, gu.module)
+    if not result_active and not (shadow_args and writes):
+        return  # nothing active flows out of the call
+    shown = name or "an indirect callee"
+    if isinstance(fn, Function) and not fn.is_declaration:
+        raise gu.error(inst, f"call to non-inlined function '{shown}' is not supported yet",
+                       "let the optimizer inline it (static inline / always_inline), "
+                       + HINT_CUSTOM.format(name=shown))
+    if fn is None:
+        raise gu.error(inst, "cannot differentiate an indirect call that may be active",
+                       "call the function directly so it can be inlined")
+    raise gu.error(inst, f"cannot differentiate call to external function '{shown}' ({_c_signature(fn)})",
+                   HINT_CUSTOM.format(name=shown))
+
+
+def _c_signature(fn: Function) -> str:
+    def c(t) -> str:
+        match t:
+            case FloatType(kind="double"):
+                return "double"
+            case FloatType(kind="float"):
+                return "float"
+            case IntType(bits=32):
+                return "int"
+            case IntType(bits=64):
+                return "long"
+            case _ if t == PTR:
+                return "void *"
+            case VectorType():
+                return str(t)
+        return str(t)
+
+    params = ", ".join(c(p) for p in fn.function_type.params) or "void"
+    return f"{c(fn.function_type.ret) if fn.function_type.ret != VOID else 'void'} {fn.name}({params})"
+
+
+def _nothing(gu: GradientUtils, inst: Instruction) -> None:
+    """Pointer arithmetic, allocas, returns: no adjoint (shadows and seeds are forward work)."""
+
+
+HANDLERS: dict[str, Handler] = {
+    "fadd": _fadd,
+    "fsub": _fsub,
+    "fmul": _fmul,
+    "fdiv": _fdiv,
+    "frem": _frem,
+    "fneg": _fneg,
+    "freeze": _passthrough,
+    "fpext": _cast,
+    "fptrunc": _cast,
+    "bitcast": _cast,
+    "addrspacecast": _cast,
+    "select": _select,
+    "extractvalue": _extractvalue,
+    "insertvalue": _insertvalue,
+    "extractelement": _extractelement,
+    "insertelement": _insertelement,
+    "shufflevector": _shufflevector,
+    "load": _load,
+    "store": _store,
+    "call": _call,
+    "getelementptr": _nothing,
+    "alloca": _nothing,
+    "ret": _nothing,
+}
+
+
+def reverse_instruction(gu: GradientUtils, inst: Instruction) -> None:
+    """Emit the adjoint code of active `inst` at the builder's position."""
+    handler = HANDLERS.get(inst.opcode)
+    if handler is None:
+        raise gu.error(inst, f"cannot differentiate the instruction '{inst.opcode}' on active values",
+                       "restructure the code, or mark the function inactive (__enzyme_inactivefn)")
+    handler(gu, inst)
+

@@ -1,0 +1,311 @@
+"""Create the combined forward+reverse function `diffe_<f>` for one activity signature.
+
+Layout of the new function:
+
+    forward blocks   clone of the (prepared) original: same values, plus induction
+                     variables, shadows of active pointers and cache stores; each
+                     `ret` becomes: seed the return adjoint with 1.0, `br rev.<block>`
+    reverse blocks   `rev.B` for every original block B that can reach a return:
+                     B's active instructions backwards, then a branch to the reverse
+                     of the predecessor the forward pass came from (through an edge
+                     block that moves phi adjoints to the incoming values and keeps
+                     the loops' reverse counters)
+    rev.exit         returns the adjoints of the `out` arguments
+
+The predecessor is known without storing anything when the loop counter or a
+branch condition tells it (`rev.i == 0` at a header; the condition of an if/else
+diamond); otherwise a small integer phi in B records it in the forward pass and
+is looked up like any other forward value (cached per iteration inside loops).
+
+Derived functions are memoized per (function, signature) by `DerivativeCache`;
+part 2 adds augmented-forward/reverse pairs for calls with the same visitor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from enzc.ir.builder import new_block
+from enzc.ir.datalayout import DataLayout
+from enzc.ir.instructions import Br, Phi, Ret, Store
+from enzc.ir.module import BasicBlock, Function, Module
+from enzc.ir.transforms import clone_into
+from enzc.ir.types import VOID, FloatType, FunctionType, StructType, Type
+from enzc.ir.values import ConstantInt, Value, const_fp
+
+from enzc.ad.activity import Activity, ArgActivity, analyze
+from enzc.ad.gradient_utils import GradientUtils
+from enzc.ad.loops import IrreducibleError
+from enzc.ad.preprocess import prepare
+from enzc.ad.reverse import check_store_forward, fwd, reverse_instruction
+
+
+@dataclass(frozen=True)
+class Signature:
+    """Activity of each argument and of the return value."""
+
+    args: tuple[ArgActivity, ...]
+    active_return: bool
+
+    def text(self) -> str:
+        ret = "active" if self.active_return else "inactive"
+        return f"({', '.join(a.value for a in self.args)}) -> {ret}"
+
+
+@dataclass
+class Derivative:
+    """A synthesized gradient and what was learned making it."""
+
+    function: Function
+    signature: Signature
+    activity: Activity
+    out_types: list[Type]
+    caches: int = 0
+
+
+def out_types(fn: Function, sig: Signature) -> list[Type]:
+    return [t for t, a in zip(fn.function_type.params, sig.args) if a is ArgActivity.OUT]
+
+
+def gradient_type(fn: Function, sig: Signature) -> FunctionType:
+    """Original parameters with a shadow after each dup one; returns the out adjoints."""
+    params: list[Type] = []
+    for t, a in zip(fn.function_type.params, sig.args):
+        params.append(t)
+        if a.has_shadow:
+            params.append(t)
+    outs = out_types(fn, sig)
+    ret: Type = VOID if not outs else outs[0] if len(outs) == 1 else StructType(tuple(outs))
+    return FunctionType(ret, tuple(params))
+
+
+@dataclass
+class DerivativeCache:
+    """Derived functions of one module, keyed by (function name, signature)."""
+
+    module: Module
+    layout: DataLayout
+    done: dict[tuple[str, Signature], Derivative] = field(default_factory=dict)
+
+    def reverse(self, fn: Function, sig: Signature) -> Derivative:
+        key = (fn.name or "", sig)
+        got = self.done.get(key)
+        if got is None:
+            got = self.done[key] = synthesize_reverse(self.module, self.layout, fn, sig)
+        return got
+
+
+def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Signature) -> Derivative:
+    """Build `diffe_<fn>` (see the module docstring) and add it to `module`."""
+    from enzc.ad.diagnostics import ad_error
+
+    try:
+        original, _ = prepare(fn)
+    except IrreducibleError as e:
+        raise ad_error(module, None, fn.name or "?", f"{e}: the reverse pass needs structured loops",
+                       "rewrite the loop without goto into its body") from None
+    activity = analyze(original, sig.args, sig.active_return, module)
+    g = module.add_function(f"diffe_{fn.name}", gradient_type(fn, sig))
+    g.linkage.words = ["internal"]
+    value_map: dict[Value, Value] = {}
+    shadow_args: dict[Value, Value] = {}
+    it = iter(g.args)
+    for a, cls in zip(original.args, sig.args):
+        na = next(it)
+        na.name = a.name or f"arg{a.index}"
+        value_map[a] = na
+        if cls.has_shadow:
+            sa = next(it)
+            sa.name = "d_" + (a.name or f"arg{a.index}")
+            shadow_args[a] = sa
+    g.blocks = []
+    clone_into(original, g, value_map)
+    _strip_debug_info(g)
+    gu = GradientUtils(module, original, fn.name or "?", activity, g, value_map, layout)
+    gu.shadows.update(shadow_args)
+    gu.setup_loops()
+    for inst in original.instructions():
+        if isinstance(inst, Store):
+            check_store_forward(gu, inst)
+    _Reverse(gu, sig).build()
+    return Derivative(g, sig, activity, out_types(fn, sig), gu.cache.stats.values)
+
+
+def _strip_debug_info(fn: Function) -> None:
+    """The derivative has no DISubprogram: drop locations and debug records."""
+    for inst in fn.instructions():
+        inst.metadata.pop("dbg", None)
+        for rec in inst.debug_records:
+            rec.drop_operands()
+        inst.debug_records = []
+    for b in fn.blocks:
+        b.trailing_debug_records = []
+
+
+class _Reverse:
+    """Emits the reverse blocks and the exit block of one derivative."""
+
+    def __init__(self, gu: GradientUtils, sig: Signature) -> None:
+        self.gu = gu
+        self.sig = sig
+        self.rev: dict[BasicBlock, BasicBlock] = {}
+        self.live = _reaches_return(gu.original)
+
+    def build(self) -> None:
+        gu = self.gu
+        g = gu.new
+        blocks = [b for b in gu.original.blocks if b in self.live]
+        for b in reversed(blocks):
+            self.rev[b] = new_block(g, f"rev.{b.name or 'bb'}")
+        self.exit = new_block(g, "rev.exit")
+        for b in gu.original.blocks:
+            if isinstance(b.terminator, Ret):
+                self._seed(b)
+        for b in reversed(blocks):
+            self._reverse_block(b)
+        gu.cache.emit_frees()
+        self._exit()
+
+    # -- forward returns -----------------------------------------------------------------
+    def _seed(self, block: BasicBlock) -> None:
+        gu = self.gu
+        ret = gu.new_value(block.terminator)  # type: ignore[arg-type]
+        assert isinstance(ret, Ret)
+        value = block.terminator.value  # type: ignore[union-attr]
+        b = gu.b
+        b.position_before(ret)
+        if self.sig.active_return and value is not None and gu.has_adjoint(value):
+            if not isinstance(value.type, FloatType):
+                raise gu.error(block.terminator, f"cannot seed a return value of type {value.type}",  # type: ignore[arg-type]
+                               "return a double or float, or write results through an enzyme_dup pointer")
+            gu.accumulate(gu.adjoint_slot(value), value.type, const_fp(value.type, 1.0))
+        b.br(self.rev[block])
+        ret.erase()
+
+    # -- reverse blocks -----------------------------------------------------------------
+    def _reverse_block(self, block: BasicBlock) -> None:
+        gu = self.gu
+        act = gu.activity
+        saved = gu.enter_context(self.rev[block], block)
+        for inst in reversed(block.instructions):
+            if isinstance(inst, Phi) or inst.is_terminator:
+                continue
+            if act.is_active_instruction(inst):
+                reverse_instruction(gu, inst)
+        phi_adjoints = [(phi, gu.take_adjoint(phi)) for phi in block.phis if gu.has_adjoint(phi)]
+        self._dispatch(block, phi_adjoints)
+        gu.leave_context(saved)
+
+    def _dispatch(self, block: BasicBlock, phi_adjoints: list[tuple[Phi, Value]]) -> None:
+        gu = self.gu
+        b = gu.b
+        preds = [p for p in block.predecessors if p in self.live]
+        loop = gu.loops.loop_of(block)
+        if block is gu.original.entry:
+            b.br(self.exit)
+        elif not preds:
+            b.unreachable()
+        elif loop is not None and loop.header is block and len(loop.latches) == 1:
+            first = b.icmp("eq", gu.reverse_counter(loop), ConstantInt(gu.reverse_counter(loop).type, 0), "rev.first")  # type: ignore[arg-type]
+            pre = loop.preheader
+            assert pre is not None
+            to_pre = self._edge(block, pre, phi_adjoints)
+            to_latch = self._edge(block, loop.latches[0], phi_adjoints)
+            b.cond_br(first, to_pre, to_latch)
+        elif len(preds) == 1:
+            b.br(self._edge(block, preds[0], phi_adjoints))
+        else:
+            inferred = self._inferred_predecessor(block, preds)
+            if inferred is not None:
+                cond, if_true, if_false = inferred
+                c = fwd(gu, cond)
+                b.cond_br(c, self._edge(block, if_true, phi_adjoints), self._edge(block, if_false, phi_adjoints))
+            else:
+                all_preds = block.predecessors
+                index = gu.lookup(gu.predecessor_index(block))
+                edges = [self._edge(block, p, phi_adjoints) if p in self.live else None for p in all_preds]
+                default = next(e for e in edges if e is not None)
+                b.switch(index, default, [(k, e) for k, e in enumerate(edges) if e is not None and e is not default])
+
+    def _inferred_predecessor(self, block: BasicBlock, preds: list[BasicBlock]):
+        """(condition, pred if true, pred if false) for if-then and if-else shapes."""
+        gu = self.gu
+        if len(preds) != 2 or len(block.predecessors) != 2:
+            return None
+        dom = gu.dt.idom(block)
+        if dom is None or gu.loops.loops_of(dom) != gu.loops.loops_of(block):
+            return None
+        term = dom.terminator
+        if not isinstance(term, Br) or not term.is_conditional:
+            return None
+        t, f = term.successors
+
+        def arm(x: BasicBlock) -> BasicBlock | None:
+            """The predecessor of `block` reached through successor `x` of `dom`."""
+            if x is block:
+                return dom
+            if x.predecessors == [dom] and x.successors == [block]:
+                return x
+            return None
+
+        pt, pf = arm(t), arm(f)
+        if pt is None or pf is None or pt is pf or {pt, pf} != set(preds):
+            return None
+        return term.condition, pt, pf
+
+    def _edge(self, block: BasicBlock, pred: BasicBlock, phi_adjoints: list[tuple[Phi, Value]]) -> BasicBlock:
+        """Edge block on the reverse edge block -> pred (see the module docstring)."""
+        gu = self.gu
+        eb = new_block(gu.new, f"rev.{block.name or 'bb'}.from.{pred.name or 'bb'}")
+        eb.append(Br(self.rev[pred]))
+        saved = gu.enter_context(eb, block)
+        for phi, d in phi_adjoints:
+            gu.add_adjoint(phi.incoming_value_for(pred), d)
+        loop = gu.loops.loop_of(block)
+        if loop is not None and loop.header is block:
+            if loop.contains(pred):
+                counter = gu.reverse_counter(loop)
+                gu.set_reverse_counter(loop, gu.b.sub(counter, ConstantInt(counter.type, 1), "rev.i.next"))  # type: ignore[arg-type]
+            else:
+                gu.free_anchors[loop] = eb
+        entered = [lp for lp in gu.loops.loops_of(pred) if not lp.contains(block)]
+        for lp in entered:
+            last = gu.lookup(gu.iteration_count_minus_one(lp, block))
+            gu.set_reverse_counter(lp, last)
+        gu.leave_context(saved)
+        return eb
+
+    # -- exit -------------------------------------------------------------------------------
+    def _exit(self) -> None:
+        gu = self.gu
+        saved = gu.enter_context(self.exit, None)
+        b = gu.b
+        values = []
+        for a, cls in zip(gu.original.args, self.sig.args):
+            if cls is ArgActivity.OUT:
+                values.append(gu.take_adjoint(a) if gu.has_adjoint(a) else b.const_zero(a.type))
+        ret_type = gu.new.function_type.ret
+        if ret_type == VOID:
+            b.ret_void()
+        elif len(values) == 1:
+            b.ret(values[0])
+        else:
+            agg: Value = b.const_undef(ret_type)
+            for i, v in enumerate(values):
+                agg = b.insert_value(agg, v, i, "ret")
+            b.ret(agg)
+        gu.leave_context(saved)
+
+
+def _reaches_return(fn: Function) -> set[BasicBlock]:
+    """Blocks from which a `ret` is reachable (others never run a reverse pass)."""
+    live = {b for b in fn.blocks if isinstance(b.terminator, Ret)}
+    work = list(live)
+    while work:
+        b = work.pop()
+        for p in b.predecessors:
+            if p not in live:
+                live.add(p)
+                work.append(p)
+    return live
+

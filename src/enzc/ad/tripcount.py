@@ -1,0 +1,151 @@
+"""Iteration counts of loops, as IR computed at the loop's preheader.
+
+Caches inside loops are sized from these counts. A count is *exact* when the loop
+has a single exiting block whose test we understand; it is then used as a stride
+of a multi-dimensional cache. Otherwise a count (from one understood exit test
+that runs every iteration) is only an upper bound, and the cache still checks its
+capacity each iteration; without any count the cache grows geometrically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from enzc.ir.builder import IRBuilder
+from enzc.ir.dominators import DominatorTree
+from enzc.ir.instructions import BinaryOp, Br, Compare, Instruction, Phi
+from enzc.ir.types import I64, IntType
+from enzc.ir.values import ConstantInt, Value
+
+from enzc.ad.loops import Loop
+
+_SWAP = {"slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle", "ult": "ugt", "ugt": "ult",
+         "ule": "uge", "uge": "ule", "eq": "eq", "ne": "ne"}
+_INVERT = {"slt": "sge", "sge": "slt", "sgt": "sle", "sle": "sgt", "ult": "uge", "uge": "ult",
+           "ugt": "ule", "ule": "ugt", "eq": "ne", "ne": "eq"}
+
+
+@dataclass(frozen=True)
+class TripCount:
+    """The loop runs `iterations` times (header executions), computed from these parts."""
+
+    start: Value
+    """Initial value of the induction variable (from the preheader)."""
+    bound: Value
+    """Loop-invariant value the induction variable is compared with."""
+    step: int
+    on_next: bool
+    """The test compares the incremented value (`i + step`) rather than `i`."""
+    predicate: str
+    """Predicate under which the loop continues, with the induction variable on the left."""
+    exact: bool
+
+    def operands(self) -> tuple[Value, Value]:
+        return self.start, self.bound
+
+    def emit(self, b: IRBuilder, value_map) -> Value:
+        """i64 IR for the number of iterations; `value_map` maps operands to new values."""
+        start = value_map(self.start)
+        bound = value_map(self.bound)
+        width = start.type.bits  # type: ignore[attr-defined]
+        signed = self.predicate.startswith("s")
+        if self.predicate == "ne":
+            diff = b.sub(bound, start, "tc.diff") if self.step > 0 else b.sub(start, bound, "tc.diff")
+            if self.on_next:
+                diff = b.sub(diff, ConstantInt(start.type, 1), "tc.diff")  # type: ignore[arg-type]
+            k = _ext(b, diff, width, signed=False)
+            return b.add(k, ConstantInt(I64, 1), "tc")
+        s = _ext(b, start, width, signed)
+        n = _ext(b, bound, width, signed)
+        step = abs(self.step)
+        first = b.add(s, ConstantInt(I64, self.step), "tc.first") if self.on_next else s
+        span = b.sub(n, first, "tc.span") if self.step > 0 else b.sub(first, n, "tc.span")
+        if self.predicate[1:] in ("lt", "gt"):
+            k = b.sdiv(b.add(span, ConstantInt(I64, step - 1), "tc.up"), ConstantInt(I64, step), "tc.k") if step > 1 else span
+        else:
+            q = b.sdiv(span, ConstantInt(I64, step), "tc.q") if step > 1 else span
+            k = b.add(q, ConstantInt(I64, 1), "tc.k")
+        positive = b.icmp("sgt", k, ConstantInt(I64, 0), "tc.pos")
+        k = b.select(positive, k, ConstantInt(I64, 0), "tc.kmax")
+        return b.add(k, ConstantInt(I64, 1), "tc")
+
+
+def _ext(b: IRBuilder, v: Value, width: int, signed: bool) -> Value:
+    if width == 64:
+        return v
+    if width > 64:
+        return b.trunc(v, I64, "tc.t")
+    return b.sext(v, I64, "tc.x") if signed else b.zext(v, I64, "tc.x")
+
+
+def trip_count(loop: Loop, dt: DominatorTree) -> TripCount | None:
+    """The iteration count of `loop` if one exit test has a recognisable form."""
+    latches = loop.latches
+    preheader = loop.preheader
+    if preheader is None or len(latches) != 1:
+        return None
+    exiting = loop.exiting_blocks
+    for e in exiting:
+        if not all(dt.block_dominates(e, lt) for lt in latches):
+            continue
+        tc = _from_exit(loop, e, preheader, latches[0])
+        if tc is not None:
+            exact = len(exiting) == 1
+            return TripCount(tc.start, tc.bound, tc.step, tc.on_next, tc.predicate, exact)
+    return None
+
+
+def _from_exit(loop: Loop, e, preheader, latch) -> TripCount | None:
+    term = e.terminator
+    if not isinstance(term, Br) or not term.is_conditional or not isinstance(term.condition, Compare):
+        return None
+    cmp = term.condition
+    if cmp.opcode != "icmp" or not isinstance(cmp.lhs.type, IntType):
+        return None
+    pred = cmp.predicate
+    continue_on_true = term.successors[0] in loop.blocks
+    if not continue_on_true:
+        pred = _INVERT[pred]
+    for iv_side, other, p in ((cmp.lhs, cmp.rhs, pred), (cmp.rhs, cmp.lhs, _SWAP[pred])):
+        if _defined_in(other, loop):
+            continue
+        found = _induction(iv_side, loop, preheader, latch)
+        if found is None:
+            continue
+        start, step, on_next = found
+        if p == "ne" and abs(step) != 1:
+            continue
+        if p in ("slt", "ult", "sle", "ule") and step <= 0:
+            continue
+        if p in ("sgt", "ugt", "sge", "uge") and step >= 0:
+            continue
+        if p == "eq":
+            continue
+        return TripCount(start, other, step, on_next, p, False)
+    return None
+
+
+def _defined_in(v: Value, loop: Loop) -> bool:
+    return isinstance(v, Instruction) and v.parent in loop.blocks
+
+
+def _induction(v: Value, loop: Loop, preheader, latch) -> tuple[Value, int, bool] | None:
+    """(start, step, on_next) if `v` is an affine header phi or its increment."""
+    on_next = False
+    phi = v
+    if isinstance(v, BinaryOp) and v.opcode == "add" and isinstance(v.rhs, ConstantInt) and isinstance(v.lhs, Phi):
+        phi, on_next = v.lhs, True
+    if not isinstance(phi, Phi) or phi.parent is not loop.header or len(phi.incoming) != 2:
+        return None
+    try:
+        start = phi.incoming_value_for(preheader)
+        nxt = phi.incoming_value_for(latch)
+    except KeyError:
+        return None
+    if not (isinstance(nxt, BinaryOp) and nxt.opcode == "add" and nxt.lhs is phi and isinstance(nxt.rhs, ConstantInt)):
+        return None
+    if on_next and v is not nxt:
+        return None
+    if _defined_in(start, loop):
+        return None
+    return start, nxt.rhs.value, on_next
