@@ -79,7 +79,7 @@ def _compile_one(session: Session, number: int, inp: Input, destination: str,
     outputs: Outputs = [(dep.built, dep.destination)] if dep else []
 
     module, text = _lower(session, pre, stem, want_text=inv.emit_llvm and assembly)
-    built = session.temp(stem + _SUFFIX[(inv.phase, inv.emit_llvm)])
+    built = session.temp(stem + ".out" + _SUFFIX[(inv.phase, inv.emit_llvm)])
     if inv.emit_llvm and assembly:
         with open(built, "w", encoding="utf-8") as f:
             f.write(text or "")

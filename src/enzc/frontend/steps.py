@@ -15,6 +15,7 @@ from typing import TypeVar
 from enzc.frontend.args import Input, InputKind
 from enzc.frontend.deps import DepFile
 from enzc.frontend.runner import Result, ToolFailed
+from enzc.frontend.optlevel import level_macro_flags
 from enzc.frontend.session import Session
 from enzc.frontend.toolchain import O0_OPTIMIZABLE, O2_STAR, OBJCOPY
 from enzc.lto.elfobj import BITCODE_SECTION
@@ -37,8 +38,10 @@ def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
         argv = [session.compiler, *session.common_flags(), *level, "-emit-llvm", "-c",
                 *lang_flags(inp), inp.path, "-o", bitcode]
     else:
+        # The user's -D/-U come after the level macros, so they still win.
+        macros = level_macro_flags(inv.opt, level[0])
         color = ["-fcolor-diagnostics"] if capture and _wants_color(inv.flags) else []
-        argv = [session.compiler, *session.common_flags(), *session.include_flags(),
+        argv = [session.compiler, *macros, *session.common_flags(), *session.include_flags(),
                 *inv.frontend_flags, *color, *level, "-emit-llvm", "-c",
                 *lang_flags(inp), inp.path, "-o", bitcode, *(dep.flags if dep else [])]
     return session.runner.run(argv, capture=capture)
