@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Iterable
 
+from enzc.ir.datalayout import DataLayoutError
 from enzc.ir.instructions import Instruction, Ret
 from enzc.ir.module import Function, GlobalVariable
-from enzc.ir.types import PointerType, VoidType
+from enzc.ir.types import ArrayType, NamedStructType, PointerType, StructType, VectorType, VoidType
 from enzc.ir.values import (
     Argument,
     Constant,
@@ -31,6 +32,7 @@ from enzc.ir.values import (
     Value,
 )
 
+from enzc.ad.type_offsets import TypeSeeds
 from enzc.ad.typetree import ANYTHING, INTEGER, POINTER, Path, BaseType, TypeTree, float_type
 
 if TYPE_CHECKING:
@@ -95,54 +97,12 @@ class FunctionState:
         return self.get(v)
 
     def _seed(self, v: Value) -> TypeTree:
-        tree = self.seeds.of_type(v.type)
         match v:
-            case ConstantInt():
-                if v.value == 0:
-                    tree = tree.join(TypeTree.scalar(ANYTHING))
-                elif abs(v.value) <= _SMALL_INT:
-                    tree = tree.join(TypeTree.scalar(INTEGER))
-            case ConstantFP():
-                tree = tree.join(TypeTree.scalar(float_type(v.type.kind)))  # type: ignore[attr-defined]
-            case ConstantSimple():
-                if v.keyword != "null":
-                    tree = tree.join(TypeTree.scalar(ANYTHING))
-            case ConstantString():
-                tree = tree.join(TypeTree.scalar(INTEGER))
-            case ConstantSplat():
-                inner = self._seed(v.element)
-                tree = tree.join(TypeTree({p: t for p, t in inner.items() if p[0] == -1}))
-            case ConstantAggregate():
-                tree = tree.join(self._aggregate_seed(v))
             case GlobalVariable():
-                tree = TypeTree.pointer_to(self.analysis.global_memory(v))
+                return TypeTree.pointer_to(self.analysis.global_memory(v))
             case Function():
-                tree = TypeTree.scalar(POINTER)
-        return tree
-
-    def _aggregate_seed(self, v: ConstantAggregate) -> TypeTree:
-        from enzc.ir.types import ArrayType, NamedStructType, StructType, VectorType
-
-        t = v.type
-        try:
-            if isinstance(t, (StructType, NamedStructType)):
-                offsets = list(self.seeds.layout.struct_layout(t).offsets)
-            elif isinstance(t, (ArrayType, VectorType)):
-                stride = self.seeds.alloc_size(t.element) or 0
-                offsets = [i * stride for i in range(len(v.elements))]
-            else:
-                return TypeTree()
-        except Exception:  # noqa: BLE001 - opaque or unsized: no facts
-            return TypeTree()
-        entries: dict[Path, BaseType] = {}
-        for off, e in zip(offsets, v.elements):
-            size = self.seeds.size(e.type) or 0
-            for p, bt in self._seed(e).expand(size).items():
-                key = (p[0] + off, *p[1:])
-                entries[key] = entries[key].join(bt) if key in entries else bt
-        size = self.size(v) or 0
-        tree = TypeTree(entries)
-        return tree.canonicalize(size) if size else tree
+                return TypeTree.scalar(POINTER)
+        return value_seed(v, self.seeds)
 
     def update(self, v: Value, tree: TypeTree) -> None:
         """Join `tree` into `v`'s tree, queueing what depends on it if it grew."""
@@ -237,14 +197,49 @@ class FunctionState:
                 continue
             break
 
-    def value_names(self) -> Iterable[Value]:
-        """Arguments then instructions with a value, in program order."""
-        yield from self.fn.args
-        for b in self.fn.blocks:
-            for i in b.instructions:
-                if not isinstance(i.type, VoidType):
-                    yield i
+
+def value_seed(v: Value, seeds: TypeSeeds) -> TypeTree:
+    """What a value's IR type and (for constants) its value say about it."""
+    tree = seeds.of_type(v.type)
+    match v:
+        case ConstantInt():
+            if v.value == 0:
+                tree = tree.join(TypeTree.scalar(ANYTHING))
+            elif abs(v.value) <= _SMALL_INT:
+                tree = tree.join(TypeTree.scalar(INTEGER))
+        case ConstantFP():
+            tree = tree.join(TypeTree.scalar(float_type(v.type.kind)))  # type: ignore[attr-defined]
+        case ConstantSimple():
+            if v.keyword != "null":
+                tree = tree.join(TypeTree.scalar(ANYTHING))
+        case ConstantString():
+            tree = tree.join(TypeTree.scalar(INTEGER))
+        case ConstantSplat():
+            inner = value_seed(v.element, seeds)
+            tree = tree.join(TypeTree({p: t for p, t in inner.items() if p[0] == -1}))
+        case ConstantAggregate():
+            tree = tree.join(_aggregate_seed(v, seeds))
+    return tree
 
 
-def is_pointer(v: Value) -> bool:
-    return isinstance(v.type, PointerType)
+def _aggregate_seed(v: ConstantAggregate, seeds: TypeSeeds) -> TypeTree:
+    t = v.type
+    try:
+        if isinstance(t, (StructType, NamedStructType)):
+            offsets = list(seeds.layout.struct_layout(t).offsets)
+        elif isinstance(t, (ArrayType, VectorType)):
+            stride = seeds.alloc_size(t.element) or 0
+            offsets = [i * stride for i in range(len(v.elements))]
+        else:
+            return TypeTree()
+    except DataLayoutError:
+        return TypeTree()
+    entries: dict[Path, BaseType] = {}
+    for off, e in zip(offsets, v.elements):
+        size = seeds.size(e.type) or 0
+        for p, bt in value_seed(e, seeds).expand(size).items():
+            key = (p[0] + off, *p[1:])
+            entries[key] = entries[key].join(bt) if key in entries else bt
+    size = seeds.size(t) or 0
+    tree = TypeTree(entries)
+    return tree.canonicalize(size) if size else tree
