@@ -11,3 +11,10 @@ from enzc.ir.metadata import Metadata, MDRaw, MDRef, MDSpecialized, MDString, MD
 from enzc.ir.module import Alias, BasicBlock, Comdat, Function, GlobalVariable, Linkage, Module  # noqa: F401
 from enzc.ir.types import *  # noqa: F401,F403
 from enzc.ir.values import *  # noqa: F401,F403
+from enzc.ir.builder import IRBuilder, fresh_local_name, get_or_insert_function, new_block  # noqa: F401
+from enzc.ir.cfg import edges, exit_blocks, is_critical_edge, post_order, reachable_blocks, reverse_post_order  # noqa: F401
+from enzc.ir.datalayout import X86_64_DATALAYOUT, DataLayout, DataLayoutError, StructLayout  # noqa: F401
+from enzc.ir.dominators import DominatorTree, PostDominatorTree  # noqa: F401
+from enzc.ir.loops import InductionVariable, Loop, LoopInfo, TripCount  # noqa: F401
+from enzc.ir.transforms import clone_function, clone_instruction, clone_into, remove_unreachable_blocks, split_block, split_edge  # noqa: F401
+from enzc.ir.verifier import VerificationError, check_function, verify_function, verify_module  # noqa: F401
