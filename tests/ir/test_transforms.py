@@ -16,7 +16,7 @@ from enzc.ir.transforms import (
     split_edge,
 )
 from enzc.ir.types import DOUBLE, I32, I64, METADATA, PTR, FunctionType
-from enzc.ir.values import ConstantFP, ConstantInt, MetadataOperand
+from enzc.ir.values import ConstantFP, ConstantInt, MetadataOperand, User
 from enzc.ir.verifier import verify_function
 
 
@@ -167,3 +167,20 @@ def test_remove_unreachable_cycle_with_outside_uses():
     assert remove_unreachable_blocks(fn) == 2
     assert p.incoming == [(fn.args[0], fn.entry)] and fn.args[0].users == [p]
     verify_function(fn)
+
+
+class _ValueList(User):
+    """Stands for `!DIArgList(...)`: a metadata-typed user inside a debug record."""
+
+    def __init__(self, args):
+        super().__init__(METADATA, args)
+
+
+def test_clone_remaps_value_lists_inside_debug_records():
+    m, fn, n = switchy()
+    lst = _ValueList([n["sq"], fn.args[1]])
+    n["y"].debug_records.append(DebugRecord("value", [lst, MetadataOperand(METADATA, MDRef("9"))]))
+    g, vmap = clone_function(fn, "g", m)
+    new_list = vmap[n["y"]].debug_records[1].operands[0]
+    assert new_list is not lst and new_list.operands == (vmap[n["sq"]], g.args[1])
+    assert lst.operands == (n["sq"], fn.args[1])

@@ -13,7 +13,7 @@ from enzc.ir.cfg import reachable_blocks
 from enzc.ir.instructions import Br, DebugRecord, Instruction, LandingPad, Phi
 from enzc.ir.metadata import Metadata, MDTuple, MDValue
 from enzc.ir.module import BasicBlock, Function, Linkage, Module
-from enzc.ir.values import MetadataOperand, Value, poison
+from enzc.ir.values import MetadataOperand, User, Value, poison
 
 ValueMap = dict[Value, Value]
 """Old value → new value, for arguments, blocks and instructions."""
@@ -233,6 +233,15 @@ def remap_value(v: Value, value_map: ValueMap) -> Value:
     if isinstance(v, MetadataOperand):
         md = _remap_md(v.md, value_map)
         return v if md is v.md else MetadataOperand(v.type, md)
+    if isinstance(v, User) and not isinstance(v, (Instruction, DebugRecord)):
+        # A value list inside a debug record (`!DIArgList(...)`): copy if it changes.
+        ops = [remap_value(op, value_map) for op in v.operands]
+        if any(a is not b for a, b in zip(ops, v.operands)):
+            new = copy.copy(v)
+            new._operands, new._operand_uses, new.uses = [], [], {}
+            for op in ops:
+                new.append_operand(op)
+            return new
     return v
 
 
