@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from enzc.ir.builder import IRBuilder
+from enzc.ir.cfg import edge_count
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import (
@@ -163,7 +164,9 @@ class GradientUtils:
             nxt = b.add(iv, ConstantInt(I64, 1), "iv.next", flags=("nuw", "nsw"))
             iv.add_incoming(ConstantInt(I64, 0), pre)
             for latch in loop.latches:
-                iv.add_incoming(nxt, self.new_block_of(latch))
+                nl = self.new_block_of(latch)
+                for _ in range(edge_count(nl, header)):
+                    iv.add_incoming(nxt, nl)
             with b.goto_entry_allocas():
                 counter = b.alloca(I64, name="rev.iv")
             state = LoopState(iv, nxt, counter)  # type: ignore[arg-type]
@@ -196,7 +199,7 @@ class GradientUtils:
             b = IRBuilder()
             b.position_at_start(nb)
             iv = self.loop_states[loop].iv
-            phi = b.phi(I64, [(iv, p) for p in nb.predecessors], "last.iv")  # type: ignore[assignment]
+            phi = b.phi(I64, [(iv, p) for p in nb.predecessors for _ in range(edge_count(p, nb))], "last.iv")  # type: ignore[assignment]
             self.limits[key] = phi  # type: ignore[assignment]
         return phi  # type: ignore[return-value]
 
@@ -209,7 +212,8 @@ class GradientUtils:
             ty = I8 if len(preds) < 128 else I32
             b = IRBuilder()
             b.position_at_start(nb)
-            phi = b.phi(ty, [(ConstantInt(ty, k), self.new_block_of(p)) for k, p in enumerate(preds)], "pred")  # type: ignore[assignment]
+            phi = b.phi(ty, [(ConstantInt(ty, k), self.new_block_of(p)) for k, p in enumerate(preds)
+                             for _ in range(edge_count(p, block))], "pred")  # type: ignore[assignment]
             self.pred_phis[block] = phi  # type: ignore[assignment]
         return phi  # type: ignore[return-value]
 

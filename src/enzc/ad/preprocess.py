@@ -12,6 +12,7 @@ leaving the user's function untouched.
 from __future__ import annotations
 
 from enzc.ir.builder import IRBuilder, new_block
+from enzc.ir.cfg import edge_count
 from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import Alloca, Instruction, Phi, Store
 from enzc.ir.module import BasicBlock, Function
@@ -116,7 +117,8 @@ def _fix_escaping_uses(inst: Instruction, loop: Loop, exits: list[BasicBlock], d
             if phi is None:
                 b = IRBuilder()
                 b.position_at_start(target)
-                phi = b.phi(inst.type, [(inst, p) for p in target.predecessors], name=(inst.name or "v") + ".lcssa")
+                phi = b.phi(inst.type, [(inst, p) for p in target.predecessors
+                                                 for _ in range(edge_count(p, target))], name=(inst.name or "v") + ".lcssa")
                 phis[target] = phi
             user.set_operand(use.index, phi)
             continue

@@ -270,10 +270,21 @@ class _Reverse:
                 gu.free_anchors[loop] = eb
         entered = [lp for lp in gu.loops.loops_of(pred) if not lp.contains(block)]
         for lp in entered:
-            last = gu.lookup(gu.iteration_count_minus_one(lp, block))
-            gu.set_reverse_counter(lp, last)
+            gu.set_reverse_counter(lp, self._last_iteration(lp, block, len(entered) == 1))
         gu.leave_context(saved)
         return eb
+
+    def _last_iteration(self, loop, exit_block: BasicBlock, single: bool) -> Value:
+        """The number of the last iteration `loop` ran before leaving to `exit_block`.
+
+        Recomputed from an exact trip count when its operands are at hand (no
+        storage); otherwise the forward pass's counter at the exit, looked up."""
+        gu = self.gu
+        tc = gu.trip_count(loop)
+        if single and tc is not None and tc.exact:
+            count = tc.emit(gu.b, lambda v: fwd(gu, v))
+            return gu.b.sub(count, ConstantInt(count.type, 1), "rev.last")  # type: ignore[arg-type]
+        return gu.lookup(gu.iteration_count_minus_one(loop, exit_block))
 
     # -- exit -------------------------------------------------------------------------------
     def _exit(self) -> None:

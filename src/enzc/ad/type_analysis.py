@@ -31,6 +31,7 @@ from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.types import FloatType, VoidType
 from enzc.ir.values import ConstantExpr, ConstantInt, Value
 
+from enzc.ad.type_calls import is_defined
 from enzc.ad.type_errors import TypeConflictError, UnknownTypeError, describe_value
 from enzc.ad.type_offsets import TypeSeeds, multiple_of
 from enzc.ad.type_state import FunctionState, value_seed
@@ -249,7 +250,7 @@ class TypeResults:
     def callee_results(self, call: CallBase) -> TypeResults:
         """Results of the defined function `call` calls, in this call's context."""
         callee = call.called_function
-        if callee is None or callee.is_declaration:
+        if callee is None or not is_defined(callee):
             raise ValueError("callee_results needs a direct call to a defined function")
         args = [self.tree_of(a) for a in call.args[: len(callee.args)]]
         ret = self.tree_of(call) if not isinstance(call.type, VoidType) else None

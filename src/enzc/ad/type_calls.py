@@ -34,8 +34,13 @@ def apply_call(s: FunctionState, call: CallBase) -> None:
     rule = rule_for_name(callee.name)
     if rule is not None:
         rule(s, call)
-    elif not callee.is_declaration:
+    elif is_defined(callee):
         s.push_call(call)
+
+
+def is_defined(fn) -> bool:
+    """Whether `fn` has a body (functions built in memory may not update `is_declaration`)."""
+    return not fn.is_declaration or (fn.is_materialized and bool(fn.blocks))
 
 
 def rule_for_name(name: str) -> Rule | None:

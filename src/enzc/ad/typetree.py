@@ -200,13 +200,6 @@ class TypeTree:
         self._map: dict[Path, BaseType] = dict(sorted(_normalize(raw).items()))
         self._hash: int | None = None
 
-    @classmethod
-    def _from_normal(cls, entries: dict[Path, BaseType]) -> TypeTree:
-        tree = cls.__new__(cls)
-        tree._map = entries
-        tree._hash = None
-        return tree
-
     # -- constructors -----------------------------------------------------------------
     @classmethod
     def scalar(cls, t: BaseType) -> TypeTree:
@@ -279,7 +272,7 @@ class TypeTree:
     # -- restructuring ----------------------------------------------------------------
     def only(self, offset: int) -> TypeTree:
         """This tree one level down, behind byte `offset` of a new outer value."""
-        return TypeTree._from_normal({(offset, *p): t for p, t in self._map.items() if len(p) < MAX_DEPTH})
+        return TypeTree({(offset, *p): t for p, t in self._map.items()})
 
     def data0(self) -> TypeTree:
         """The pointee of a pointer value: its entries under offset -1 or 0."""
