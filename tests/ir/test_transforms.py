@@ -5,7 +5,7 @@ import pytest
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import Br, DebugRecord, Phi
-from enzc.ir.metadata import MDRaw, MDRef, MDValue
+from enzc.ir.metadata import MDRaw, MDRef, MDSpecialized, MDTuple, MDValue
 from enzc.ir.module import Module
 from enzc.ir.transforms import (
     clone_function,
@@ -184,3 +184,30 @@ def test_clone_remaps_value_lists_inside_debug_records():
     new_list = vmap[n["y"]].debug_records[1].operands[0]
     assert new_list is not lst and new_list.operands == (vmap[n["sq"]], g.args[1])
     assert lst.operands == (n["sq"], fn.args[1])
+
+
+def test_clone_gets_its_own_subprogram_and_local_scopes():
+    m, fn, n = switchy()
+    md = m.metadata
+    md["0"] = MDSpecialized("DICompileUnit", [("file", "!1")], distinct=True)
+    md["1"] = MDSpecialized("DIFile", [("filename", '"a!2.c"')])
+    md["3"] = MDSpecialized("DISubprogram", [("name", '"f"'), ("unit", "!0"), ("retainedNodes", "!4")], distinct=True)
+    md["4"] = MDTuple([MDRef("9")])
+    md["6"] = MDSpecialized("DIBasicType", [("name", '"double"')])
+    md["7"] = MDSpecialized("DILocation", [("line", "2"), ("scope", "!8")])
+    md["8"] = MDSpecialized("DILexicalBlock", [("scope", "!3"), ("file", "!1")], distinct=True)
+    md["9"] = MDSpecialized("DILocalVariable", [("name", '"y"'), ("scope", "!8"), ("type", "!6")])
+    before = {k: str(v) for k, v in md.items()}
+    g, vmap = clone_function(fn, "g", m)
+    assert {k: str(md[k]) for k in before} == before  # the original's nodes are unchanged
+    new = {k: str(v) for k, v in md.items() if k not in before}
+    assert sorted(new, key=int) == ["10", "11", "12", "13", "14"]  # copies of 3, 4, 7, 8, 9
+    assert g.metadata["dbg"].id == "10" and fn.metadata["dbg"].id == "3"
+    assert new["10"] == 'distinct !DISubprogram(name: "f", unit: !0, retainedNodes: !11)'
+    assert new["11"] == "!{!14}" and new["12"] == "!DILocation(line: 2, scope: !13)"
+    assert new["13"] == "distinct !DILexicalBlock(scope: !10, file: !1)"
+    assert new["14"] == '!DILocalVariable(name: "y", scope: !13, type: !6)'
+    assert vmap[n["sq"]].metadata["dbg"].id == "12" and n["sq"].metadata["dbg"].id == "7"
+    rec = vmap[n["y"]].debug_records[0]
+    assert rec.operands[1].md.id == "14" and n["y"].debug_records[0].operands[1].md.id == "9"
+    verify_function(g)

@@ -7,11 +7,13 @@ it whenever it passed before.
 from __future__ import annotations
 
 import copy
+import re
+from typing import Iterator
 
 from enzc.ir.builder import _note_added, fresh_local_name, new_block
 from enzc.ir.cfg import reachable_blocks
 from enzc.ir.instructions import Br, DebugRecord, Instruction, LandingPad, Phi
-from enzc.ir.metadata import Metadata, MDTuple, MDValue
+from enzc.ir.metadata import Metadata, MDRaw, MDRef, MDSpecialized, MDTuple, MDValue
 from enzc.ir.module import BasicBlock, Function, Linkage, Module
 from enzc.ir.values import MetadataOperand, User, Value, poison
 
@@ -150,6 +152,8 @@ def clone_function(fn: Function, new_name: str, module: Module | None = None) ->
     new.blocks = []
     value_map: ValueMap = dict(zip(fn.args, new.args))
     clone_into(fn, new, value_map)
+    if module is not None:
+        clone_subprogram(module, new)
     return new, value_map
 
 
@@ -254,3 +258,118 @@ def _remap_md(md: Metadata, value_map: ValueMap) -> Metadata:
             if any(a is not b for a, b in zip(new_ops, ops)):
                 return MDTuple(new_ops, md.distinct)
     return md
+
+
+# ---------------------------------------------------------------------------
+# Debug info of clones
+
+_LOCAL_SCOPE_KINDS = {"DILexicalBlock", "DILexicalBlockFile", "DILocation", "DILocalVariable", "DILabel",
+                      "DIAssignID", "DICommonBlock"}
+"""Node kinds that belong to one function's body; types, files, compile units and
+other subprograms are shared between a function and its clone (as in LLVM)."""
+
+_NODE_REF = re.compile(r'"(?:[^"\\]|\\.)*"|!([0-9]+)')
+
+
+def clone_subprogram(module: Module, fn: Function) -> None:
+    """Give `fn` (a fresh clone) its own copy of its `DISubprogram` and local scopes.
+
+    LLVM rejects a subprogram attached to two functions and then drops the
+    module's debug info, so a clone of a `-g` function needs new distinct nodes
+    for its subprogram and for every node of its body that leads back to it
+    (locations, lexical blocks, local variables, loop ids); `!dbg` attachments and
+    debug records of `fn` are redirected to the copies.
+    """
+    sp = fn.metadata.get("dbg")
+    nodes = module.metadata
+    if not isinstance(sp, MDRef) or sp.id not in nodes:
+        return
+    roots = [sp.id]
+    for inst in fn.instructions():
+        for md in inst.metadata.values():
+            roots.extend(_node_refs(md))
+        for rec in inst.debug_records:
+            for op in rec.operands:
+                if isinstance(op, MetadataOperand):
+                    roots.extend(_node_refs(op.md))
+    # Walk the function-local part of the metadata graph, recording reverse edges.
+    referrers: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    stack = roots
+    while stack:
+        node_id = stack.pop()
+        if node_id in seen:
+            continue
+        seen.add(node_id)
+        node = nodes.get(node_id)
+        if node is None or (isinstance(node, MDSpecialized) and node_id != sp.id and node.kind not in _LOCAL_SCOPE_KINDS):
+            continue
+        for ref in _node_refs(node):
+            referrers.setdefault(ref, []).append(node_id)
+            stack.append(ref)
+    # The nodes to copy are those that lead back to the subprogram.
+    local = {sp.id}
+    stack = [sp.id]
+    while stack:
+        for r in referrers.get(stack.pop(), []):
+            if r not in local:
+                local.add(r)
+                stack.append(r)
+    next_id = max((int(k) for k in nodes if k.isdigit()), default=-1) + 1
+    mapping = {old: str(next_id + k) for k, old in enumerate(sorted(local, key=int))}
+    for old, new_id in mapping.items():
+        nodes[new_id] = _rewrite_md(nodes[old], mapping, force_copy=True)
+    fn.metadata["dbg"] = MDRef(mapping[sp.id])
+    for inst in fn.instructions():
+        for key, md in list(inst.metadata.items()):
+            inst.metadata[key] = _rewrite_md(md, mapping)
+        for rec in inst.debug_records:
+            for k, op in enumerate(rec.operands):
+                if isinstance(op, MetadataOperand):
+                    md = _rewrite_md(op.md, mapping)
+                    if md is not op.md:
+                        rec.set_operand(k, MetadataOperand(op.type, md))
+
+
+def _node_refs(md: Metadata | None) -> Iterator[str]:
+    """Ids of the numbered nodes `md` refers to directly."""
+    match md:
+        case MDRef(id=i):
+            yield i
+        case MDTuple(operands=ops):
+            for o in ops:
+                yield from _node_refs(o)
+        case MDSpecialized(fields=fields):
+            for _, text in fields:
+                yield from (m.group(1) for m in _NODE_REF.finditer(text) if m.group(1))
+        case MDRaw(text=text):
+            yield from (m.group(1) for m in _NODE_REF.finditer(text) if m.group(1))
+
+
+def _rewrite_text(text: str, mapping: dict[str, str]) -> str:
+    def sub(m: re.Match) -> str:
+        ref = m.group(1)
+        return "!" + mapping[ref] if ref is not None and ref in mapping else m.group(0)
+
+    return _NODE_REF.sub(sub, text)
+
+
+def _rewrite_md(md: Metadata, mapping: dict[str, str], force_copy: bool = False) -> Metadata:
+    """`md` with references through `mapping`; the same object when nothing changes
+    (unless `force_copy`, for nodes being duplicated)."""
+    match md:
+        case MDRef(id=i) if i in mapping:
+            return MDRef(mapping[i])
+        case MDTuple(operands=ops, distinct=d):
+            new_ops = [None if o is None else _rewrite_md(o, mapping) for o in ops]
+            if force_copy or any(a is not b for a, b in zip(new_ops, ops)):
+                return MDTuple(new_ops, d)
+        case MDSpecialized(kind=kind, fields=fields, distinct=d):
+            new_fields = [(k, _rewrite_text(v, mapping)) for k, v in fields]
+            if force_copy or new_fields != fields:
+                return MDSpecialized(kind, new_fields, d)
+        case MDRaw(text=text):
+            new_text = _rewrite_text(text, mapping)
+            if force_copy or new_text != text:
+                return MDRaw(new_text)
+    return copy.copy(md) if force_copy else md
