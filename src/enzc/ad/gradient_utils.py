@@ -51,7 +51,7 @@ from enzc.ir.values import Argument, Constant, ConstantInt, GlobalValue, Value
 
 from enzc.ad.activity import Activity, carries_float
 from enzc.ad.cache import CacheManager
-from enzc.ad.calls import CallKind, classify, writes_memory
+from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.loops import Loop, LoopNest
 from enzc.ad.rules import rule_for
@@ -59,6 +59,9 @@ from enzc.ad.tripcount import TripCount, trip_count
 
 RECOMPUTE_DEPTH = 6
 """How deep a chain of pure instructions the reverse pass recomputes instead of caching."""
+
+RELEASES = frozenset({"free", "llvm.lifetime.end.p0"})
+"""Calls after which memory may not be read again: a clobber for recomputation."""
 
 _PURE = (BinaryOp, Cast, Compare, Select, GetElementPtr, ExtractValue, InsertValue, ExtractElement,
          InsertElement, ShuffleVector)
@@ -470,6 +473,9 @@ class GradientUtils:
                     out.append(underlying_object(inst.ptr))
                 case CallBase():
                     kind = classify(inst, lambda n: rule_for(n) is not None)
+                    if callee_name(inst) in RELEASES:
+                        out.append(underlying_object(inst.args[-1]))
+                        continue
                     if kind in (CallKind.RULE, CallKind.INACTIVE):
                         continue
                     if kind in (CallKind.MEMSET, CallKind.MEMCPY):

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from enzc.ir.builder import new_block
 from enzc.ir.datalayout import DataLayout
-from enzc.ir.instructions import Br, Phi, Ret, Store
+from enzc.ir.instructions import Br, CallBase, Phi, Ret, Store
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.transforms import clone_into
 from enzc.ir.types import VOID, FloatType, FunctionType, StructType, Type
@@ -132,8 +132,16 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
 
 
 def _strip_debug_info(fn: Function) -> None:
-    """The derivative has no DISubprogram: drop locations and debug records."""
-    for inst in fn.instructions():
+    """The derivative has no DISubprogram: drop locations and debug records.
+
+    Lifetime markers go too: the reverse pass reads stack slots after the point
+    where the original ended their lifetime.
+    """
+    for inst in list(fn.instructions()):
+        callee = inst.called_function if isinstance(inst, CallBase) else None
+        if callee is not None and (callee.name or "").startswith("llvm.lifetime."):
+            inst.erase()
+            continue
         inst.metadata.pop("dbg", None)
         for rec in inst.debug_records:
             rec.drop_operands()

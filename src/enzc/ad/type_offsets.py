@@ -73,7 +73,7 @@ class TypeSeeds:
                 inner = self.of_type(e)
                 return TypeTree({p: v for p, v in inner.items() if p[0] == -1})
             case StructType() | NamedStructType():
-                if t.elements is None:  # type: ignore[union-attr]
+                if t.elements is None or _is_union(t):  # type: ignore[union-attr]
                     return TypeTree()
                 try:
                     offsets = self.layout.struct_layout(t).offsets
@@ -105,6 +105,12 @@ class TypeSeeds:
                 tree = TypeTree(entries)
                 return tree.canonicalize(size) if size else tree
         return TypeTree()
+
+
+def _is_union(t: Type) -> bool:
+    """clang names a union after one member (`%union.U = type { double }`); its
+    other members may be used too, so its IR type says nothing."""
+    return isinstance(t, NamedStructType) and t.name.startswith("union.")
 
 
 def multiple_of(v: Value, memo: dict[Value, int] | None = None) -> int:

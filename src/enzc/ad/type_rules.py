@@ -130,8 +130,14 @@ def _cmpxchg(s: FunctionState, inst: CmpXchg) -> None:
 
 
 def _alloca(s: FunctionState, inst: Alloca) -> None:
+    """A local variable's declared type (`double tmp[4]` stays `[4 x double]` at
+    -O2 when it escapes) describes its memory; byte arrays and unions say nothing."""
     if inst.count is not None:
         s.update(inst.count, _INT)
+        return
+    size = s.seeds.size(inst.allocated_type)
+    if size:
+        s.update_memory(inst, to_memory(s.seeds.of_type(inst.allocated_type), size))
 
 
 def _gep(s: FunctionState, inst: GetElementPtr) -> None:
