@@ -96,6 +96,18 @@ def test_embedded_bitcode_is_readable_by_llvm_tools(src: Path,
     assert re.search(r"^define .*@twice\(", text, re.MULTILINE) and "optnone" not in text
 
 
+def test_ad_before_opt_objects_embed_the_ir_before_ad(src: Path,
+                                                      tmpdir_env: dict[str, str]) -> None:
+    # The code is compiled from the cleaned-up module, the section holds the frontend's
+    # -O0 IR (added with llvm-objcopy-22), which a later link cleans up again.
+    run([ENZCC, "--enzc-ad-before-opt", "-O2", "-c", "twice.c", "main.c"], src, tmpdir_env)
+    embedded = read_elf_object((src / "twice.o").read_bytes(), "twice.o").bitcode
+    assert embedded is not None and "noinline" in str(parse_module(embedded, "twice.o"))
+    run([ENZCC, "--enzc-ad-before-opt", "-O2", "main.o", "twice.o", "-o", "prog"], src,
+        tmpdir_env)
+    assert run(["./prog"], src, tmpdir_env).stdout == "42 1\n"
+
+
 def test_c_with_o_and_several_sources_is_an_error_like_clang(src: Path,
                                                              tmpdir_env: dict[str, str]) -> None:
     result = run([ENZCC, "-c", "main.c", "twice.c", "-o", "x.o"], src, tmpdir_env, check=False)

@@ -86,9 +86,7 @@ def _compile_one(session: Session, number: int, inp: Input, destination: str,
     elif inv.emit_llvm:
         shutil.copyfile(module, built)
     else:
-        steps.codegen(session, module, built, assembly)
-        if not assembly:
-            steps.embed_bitcode(session, built, pre)
+        steps.codegen(session, module, built, assembly, embed=None if assembly else pre)
     return result, [(built, destination), *outputs]
 
 

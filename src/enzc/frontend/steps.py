@@ -47,18 +47,23 @@ def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
     return session.runner.run(argv, capture=capture)
 
 
-def codegen(session: Session, module: str, out: str, assembly: bool) -> None:
-    """IR -> object (or assembly) at the user's -O level with the full pipeline."""
-    argv = [session.compiler, *session.common_flags(), *session.opt_flags(),
+def codegen(session: Session, module: str, out: str, assembly: bool,
+            embed: str | None = None) -> None:
+    """IR -> object (or assembly) at the user's -O level with the full pipeline.
+
+    `embed` is bitcode to store in the object's `.llvmbc`. When it is the module being
+    compiled, clang's cc1 embeds its input file as is (`-Xclang -fembed-bitcode=all`,
+    unlike the driver's -fembed-bitcode, which would embed the -O2-optimized module);
+    otherwise llvm-objcopy-22 adds it afterwards.
+    """
+    in_place = ["-Xclang", "-fembed-bitcode=all"] if embed == module else []
+    argv = [session.compiler, *session.common_flags(), *session.opt_flags(), *in_place,
             "-S" if assembly else "-c", "-x", "ir", module, "-o", out]
     with session.times.stage("codegen"):
         session.runner.check(argv)
-
-
-def embed_bitcode(session: Session, obj: str, bitcode: str) -> None:
-    """Add the pre-AD module to `obj` as `.llvmbc`, where LLVM tools look for it."""
-    with session.times.stage("embed"):
-        session.runner.check([OBJCOPY, "--add-section", f"{BITCODE_SECTION}={bitcode}", obj])
+    if embed is not None and embed != module:
+        with session.times.stage("embed"):
+            session.runner.check([OBJCOPY, "--add-section", f"{BITCODE_SECTION}={embed}", out])
 
 
 def native_compile(session: Session, inp: Input, out: str, assembly: bool,
