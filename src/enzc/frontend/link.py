@@ -27,7 +27,8 @@ _WARM_MODULES = ("llvmlite.binding", "elftools.elf.elffile")
 def link_program(session: Session) -> None:
     """Build the executable (or shared library) named by -o (default a.out)."""
     inv = session.inv
-    threading.Thread(target=_warm_up, daemon=True).start()
+    warm_up = threading.Thread(target=_warm_up, daemon=True)
+    warm_up.start()
     with ThreadPoolExecutor(max_workers=1) as helper:
         lib_dirs: Future[list[str]] | None = None
         if any(isinstance(item, Library) for item in inv.items):
@@ -35,6 +36,7 @@ def link_program(session: Session) -> None:
         items, dep_files = _compile_sources(session)
 
         with session.times.stage("collect"):
+            warm_up.join()  # LLVM's global state is not to be shared between threads
             found = collect(items, lib_dirs=inv.lib_dirs, static=inv.static,
                             default_lib_dirs=lambda: lib_dirs.result() if lib_dirs else [],
                             required=inv.required_symbols, workdir=session.tmp)

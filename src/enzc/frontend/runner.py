@@ -70,6 +70,17 @@ class Runner:
                 self._running.discard(process)
         return Result(_exit_code(process.returncode), echo + (stderr or b""))
 
+    def output(self, argv: list[str]) -> str:
+        """Run a query (`clang -print-...`) and return its standard output."""
+        if self.verbose:
+            sys.stderr.write(shlex.join(argv) + "\n")
+        try:
+            done = subprocess.run(argv, env=self.env, stdin=subprocess.DEVNULL,
+                                  capture_output=True, text=True, check=False)
+        except OSError as err:
+            raise EnzcError(f"enzcc: error: cannot run '{argv[0]}': {err.strerror}") from None
+        return done.stdout
+
     def check(self, argv: list[str]) -> None:
         """Run `argv` with output passed through; raise ToolFailed if it fails."""
         result = self.run(argv)

@@ -38,7 +38,7 @@ class StageTimes:
     def report(self, out: TextIO, tool: str) -> None:
         """Print one line per stage and the total wall time."""
         total = time.perf_counter() - self._start
-        out.write(f"{tool}: time per stage (s; parallel jobs summed)\n")
+        out.write(f"{tool}: time per stage (s)\n")
         for name, seconds in self.seconds().items():
             out.write(f"{tool}:   {name:<10} {seconds:8.3f}\n")
         out.write(f"{tool}:   {'total':<10} {total:8.3f}\n")

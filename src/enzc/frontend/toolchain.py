@@ -40,11 +40,7 @@ def cmake_toolchain_file() -> str:
 
 def default_library_dirs(runner: Runner) -> list[str]:
     """The directories clang's linker searches for `-l` after the -L ones."""
-    import subprocess
-
-    result = subprocess.run([CLANG, "-print-search-dirs"], env=runner.env, capture_output=True,
-                            text=True, check=False)
-    for line in result.stdout.splitlines():
+    for line in runner.output([CLANG, "-print-search-dirs"]).splitlines():
         if line.startswith("libraries: ="):
             return [os.path.normpath(d) for d in line.split("=", 1)[1].split(":") if d]
     return []
