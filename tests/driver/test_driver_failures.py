@@ -154,20 +154,39 @@ def test_internal_error_is_one_line_exit_70_and_cleans_up(
 
 def test_sigterm_mid_build_removes_temporaries_and_stops_children(
         tmp_path: Path, tmpdir_env: dict[str, str]) -> None:
-    # The frontend reads the source from a pipe we keep open, so the build is
-    # guaranteed to be in progress when the signal arrives.
-    process = subprocess.Popen([ENZCC, "-x", "c", "-", "-o", "prog"], cwd=tmp_path,
+    # The frontend reads the source from a pipe that stays open, so the build is
+    # still running (blocked in clang) when the signal arrives.
+    (tmp_path / "other.c").write_text(HELPER)
+    process = subprocess.Popen([ENZCC, "-x", "c", "-", "other.c", "-o", "prog"], cwd=tmp_path,
                                env=tmpdir_env, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    while not temp_leftovers(tmpdir_env) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.3)  # let the frontend start
-    process.send_signal(signal.SIGTERM)
     try:
-        _, stderr = process.communicate(timeout=30)
+        deadline = time.monotonic() + 30
+        while not _clang_reading_stdin(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)  # stdin still open: only the signal can end the build
     finally:
-        assert process.stdin is not None
+        assert process.stdin is not None and process.stderr is not None
         process.stdin.close()
+        stderr = process.stderr.read()
+        process.stderr.close()
     assert process.returncode == 128 + signal.SIGTERM
     assert b"Traceback" not in stderr
     assert temp_leftovers(tmpdir_env) == [] and not (tmp_path / "prog").exists()
+
+
+def _clang_reading_stdin(pid: int) -> bool:
+    """True once a child of `pid` (started by any of its threads) runs clang."""
+    kids = []
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            kids += children.read_text().split()
+        except OSError:
+            pass
+    for kid in kids:
+        try:
+            if b"clang" in Path(f"/proc/{kid}/cmdline").read_bytes():
+                return True
+        except OSError:
+            pass
+    return False

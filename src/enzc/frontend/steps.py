@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar
 
 from enzc.frontend.args import Input, InputKind
@@ -87,22 +87,33 @@ def run_jobs(session: Session, jobs: Sequence[Callable[[bool], tuple[Result, T]]
 
     A job gets `capture` (True when several run at once) and returns its tool result
     plus a value. Like cc, all jobs run even if one fails, so every error is shown.
+    If enzcc itself is interrupted, the running tools are stopped before the pool is
+    waited for.
     """
     capture = len(jobs) > 1
-    workers = min(len(jobs), os.cpu_count() or 1)
-    with ThreadPoolExecutor(max_workers=max(workers, 1)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, min(len(jobs), os.cpu_count() or 1)))
+    try:
         futures = [pool.submit(job, capture) for job in jobs]
-        outcomes = [future.result() for future in futures]
+        wait(futures)
+    except BaseException:
+        session.runner.terminate_all()
+        raise
+    finally:
+        pool.shutdown(wait=True)
     failed = 0
-    for result, _ in outcomes:
-        if result.stderr:
-            sys.stderr.buffer.write(result.stderr)
-        if result.returncode != 0 and not failed:
-            failed = result.returncode
+    for future in futures:
+        if future.exception() is not None:
+            continue
+        result, _ = future.result()
+        sys.stderr.buffer.write(result.stderr)
+        failed = failed or result.returncode
     sys.stderr.flush()
+    for future in futures:  # an enzc error in a job (e.g. from the AD stage)
+        if (error := future.exception()) is not None:
+            raise error
     if failed:
         raise ToolFailed(failed)
-    return [value for _, value in outcomes]
+    return [future.result()[1] for future in futures]
 
 
 def _wants_color(flags: Sequence[str]) -> bool:
