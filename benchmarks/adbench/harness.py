@@ -17,6 +17,7 @@ import argparse
 import datetime
 import os
 import shlex
+import signal
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -63,6 +64,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="extra flag for the enzyme tool's compile (repeatable)")
     p.add_argument("--min-time", type=float, help="seconds per measurement (default 0.1 quick, 0.5 full)")
     p.add_argument("--min-runs", type=int, default=1, help="at least this many timed samples (default 1)")
+    p.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                   help="time by process CPU time (default: immune to other load) or wall time")
     p.add_argument("--name", help="results file name (default: quick or full)")
     p.add_argument("--results", type=Path, default=HERE / "results", help="results directory")
     p.add_argument("--build-dir", type=Path, default=HERE / "build", help="where binaries go")
@@ -227,7 +230,7 @@ def run_all(plan: Plan, builds: dict[tuple[str, str], Build], args: argparse.Nam
                     dump = Path(tmp) / f"{tool.name}.bin"
                     try:
                         timing = run_time(exe, bench, inp, min_time=args.min_time, min_runs=args.min_runs,
-                                          dump=dump, timeout=args.run_timeout)
+                                          dump=dump, clock=args.clock, timeout=args.run_timeout)
                     except RunError as err:
                         out.problems.append(f"{bench.name} {inp.name} {tool.name}: {err}")
                         progress.note(f"error: {out.problems[-1]}")
@@ -281,11 +284,11 @@ def write_outputs(args: argparse.Namespace, plan: Plan, outcome: Outcome, build_
     when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     command = "python -m benchmarks.adbench.harness " + shlex.join(sys.argv[1:])
     md = (f"# ADBench results: {name}\n\n{when}; {machine}\n\n`{command}` "
-          f"(min time per measurement {args.min_time} s)\n\n## Summary\n\n{summary}\n\n"
+          f"(min time per measurement {args.min_time} s, {args.clock} clock)\n\n## Summary\n\n{summary}\n\n"
           + ("## Notes\n\n" + "\n".join(f"- {n}" for n in notes) + "\n\n" if notes else "")
           + f"## All measurements\n\n{table}\n")
     md_path = args.results / f"{name}.md"
-    report._replace_atomically(md_path, lambda tmp: tmp.write_text(md))
+    report.replace_atomically(md_path, lambda tmp: tmp.write_text(md))
     written = [csv_path, md_path]
     if not args.no_plot and outcome.rows:
         try:
@@ -308,8 +311,15 @@ def run(args: argparse.Namespace) -> int:
     return 1 if outcome.problems else 0
 
 
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM unwinds like Ctrl-C: the running program is killed, temporary
+    files go."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         return run(args)
     except HarnessError as err:

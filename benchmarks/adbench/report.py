@@ -13,7 +13,7 @@ import math
 import os
 import platform
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +36,7 @@ class Row:
         return self.gradient_s / self.objective_s
 
 
-def _replace_atomically(path: Path, write) -> None:
+def replace_atomically(path: Path, write: Callable[[Path], object]) -> None:
     """Writes through a temporary file, so no half-written result is left."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -55,7 +55,7 @@ def write_csv(path: Path, rows: Iterable[Row]) -> None:
             for r in rows:
                 out.writerow((r.benchmark, r.input, r.tool, f"{r.objective_s:.6e}", f"{r.gradient_s:.6e}"))
 
-    _replace_atomically(path, write)
+    replace_atomically(path, write)
 
 
 def read_csv(path: Path) -> list[Row]:
@@ -71,10 +71,18 @@ def geometric_mean(values: Sequence[float]) -> float:
 
 
 def _markdown(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
+    """A Markdown table with aligned columns: readable printed and rendered."""
     widths = [max(len(str(c)) for c in col) for col in zip(header, *body, strict=True)]
-    line = lambda cells: "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
     rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
     return "\n".join([line(header), rule, *map(line, body)])
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
 
 
 def results_table(rows: Sequence[Row]) -> str:
@@ -141,9 +149,8 @@ def summary_table(s: Summary) -> str:
     """Per benchmark: each tool's geometric-mean ratio, each AD tool vs manual."""
     ad_tools = [t for t in s.tools if t != "manual"]
     header = ["benchmark", *(f"{t} grad/obj" for t in s.tools), *(f"{t}/manual" for t in ad_tools)]
-    fmt = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
     body = [
-        [b, *(fmt(s.ratio.get((b, t))) for t in s.tools), *(fmt(s.versus_manual.get((b, t))) for t in ad_tools)]
+        [b, *(_fmt(s.ratio.get((b, t))) for t in s.tools), *(_fmt(s.versus_manual.get((b, t))) for t in ad_tools)]
         for b in s.benchmarks
     ]
     text = _markdown(header, body)
@@ -201,5 +208,5 @@ def plot(path: Path, rows: Sequence[Row], sizes: dict[tuple[str, str], int], ben
     for ax in list(axes.flat)[len(benchmarks):]:
         ax.set_visible(False)
     fig.tight_layout()
-    _replace_atomically(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
+    replace_atomically(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
     plt.close(fig)

@@ -94,10 +94,12 @@ def run_time(
     min_time: float,
     min_runs: int,
     dump: Path | None = None,
+    clock: str = "cpu",
     timeout: float = 3600.0,
 ) -> Timing:
-    """Times objective and derivative; the derivative goes to `dump` if given."""
-    extra = ["--min-time", repr(min_time), "--min-runs", str(min_runs)]
+    """Times objective and derivative (`cpu` or `wall` clock); the derivative
+    goes to `dump` if given."""
+    extra = ["--min-time", repr(min_time), "--min-runs", str(min_runs), "--clock", clock]
     if dump is not None:
         extra += ["--dump", str(dump)]
     return parse_result_line(_run(command(exe, "time", bench, inp, *extra), timeout))

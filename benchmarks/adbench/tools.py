@@ -109,7 +109,7 @@ def standard_tools(
     return tools
 
 
-def _unity_source(program: Program, tool: Tool, out_dir: Path) -> Path:
+def unity_source(program: Program, tool: Tool, out_dir: Path) -> Path:
     """One C file that includes all of the program's sources."""
     path = out_dir / f"{program.name}_unity.c"
     lines = [f'#include "{src}"' for src in program.source_paths(tool.derivative)]
@@ -132,7 +132,7 @@ def build(tool: Tool, program: Program, build_dir: Path, timeout: float = 1800.0
     exe = out_dir / program.name
     exe.unlink(missing_ok=True)
     sources = (
-        [_unity_source(program, tool, out_dir)] if tool.unity else program.source_paths(tool.derivative)
+        [unity_source(program, tool, out_dir)] if tool.unity else program.source_paths(tool.derivative)
     )
     cmd = [*tool.compiler, f"-I{C_DIR}", *map(str, sources), "-lm", "-o", str(exe)]
     try:

@@ -18,7 +18,7 @@ from benchmarks.adbench.compare import worst_error
 from benchmarks.adbench.progress import Progress
 from benchmarks.adbench.runner import Timing
 from benchmarks.adbench.suite import PROGRAMS
-from benchmarks.adbench.tools import Tool, _unity_source, enzyme_plugin_flags
+from benchmarks.adbench.tools import Tool, enzyme_plugin_flags, unity_source
 
 # --- compare ---------------------------------------------------------------
 
@@ -116,7 +116,7 @@ def test_enzyme_plugin_flags_by_clang_version():
 def test_enzyme_single_file_build_compiles(tmp_path, program):
     """Real Enzyme needs the objective in the caller's translation unit, so its
     tool compiles one file including every source: it must compile cleanly."""
-    unity = _unity_source(PROGRAMS[program], Tool("enzyme", "ad", ("clang",), unity=True), tmp_path)
+    unity = unity_source(PROGRAMS[program], Tool("enzyme", "ad", ("clang",), unity=True), tmp_path)
     done = subprocess.run(["clang-22", "-O2", "-Wall", "-Werror", "-c", str(unity), "-o", str(tmp_path / "u.o")],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

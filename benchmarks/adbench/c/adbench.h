@@ -6,7 +6,7 @@
  * finite-differenced the same way, whichever tool built the derivative.
  *
  * Usage of every benchmark program:
- *   PROG time  INPUT [--min-time S] [--min-runs N] [--dump FILE] [opts]
+ *   PROG time  INPUT [--min-time S] [--min-runs N] [--dump FILE] [--clock cpu|wall] [opts]
  *   PROG check INPUT [opts]      objective outputs and the derivative, as text
  *   PROG fd    INPUT [opts]      the derivative by central finite differences
  *   PROG objective INPUT [opts]  the objective outputs only
