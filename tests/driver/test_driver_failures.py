@@ -176,7 +176,7 @@ def test_sigterm_mid_build_removes_temporaries_and_stops_children(
 
 
 def _clang_reading_stdin(pid: int) -> bool:
-    """True once a child of `pid` (started by any of its threads) runs clang."""
+    """True once a child of `pid` (started by any of its threads) runs clang on stdin."""
     kids = []
     for children in Path(f"/proc/{pid}/task").glob("*/children"):
         try:
@@ -185,7 +185,8 @@ def _clang_reading_stdin(pid: int) -> bool:
             pass
     for kid in kids:
         try:
-            if b"clang" in Path(f"/proc/{kid}/cmdline").read_bytes():
+            argv = Path(f"/proc/{kid}/cmdline").read_bytes().split(b"\0")
+            if b"clang" in argv[0] and b"-" in argv:
                 return True
         except OSError:
             pass

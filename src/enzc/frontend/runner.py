@@ -42,6 +42,7 @@ class Runner:
         if tmpdir is not None:
             self.env["TMPDIR"] = tmpdir
         self._running: set[subprocess.Popen[bytes]] = set()
+        self._stopped = False
         self._lock = threading.Lock()
 
     def run(self, argv: list[str], *, capture: bool = False) -> Result:
@@ -63,6 +64,8 @@ class Runner:
                             "(is LLVM 22 installed? run scripts/setup.sh)") from None
         with self._lock:
             self._running.add(process)
+            if self._stopped:  # started by a thread racing with terminate_all
+                process.terminate()
         try:
             _, stderr = process.communicate()
         finally:
@@ -88,8 +91,9 @@ class Runner:
             raise ToolFailed(result.returncode)
 
     def terminate_all(self) -> None:
-        """Stop children still running (enzcc is exiting early)."""
+        """Stop children still running and any started later (enzcc is exiting early)."""
         with self._lock:
+            self._stopped = True
             running = list(self._running)
         for process in running:
             if process.poll() is None:

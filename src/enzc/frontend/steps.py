@@ -97,9 +97,9 @@ def run_jobs(session: Session, jobs: Sequence[Callable[[bool], tuple[Result, T]]
         wait(futures)
     except BaseException:
         session.runner.terminate_all()
+        pool.shutdown(wait=True, cancel_futures=True)
         raise
-    finally:
-        pool.shutdown(wait=True)
+    pool.shutdown(wait=True)
     failed = 0
     for future in futures:
         if future.exception() is not None:
