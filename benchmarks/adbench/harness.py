@@ -14,12 +14,12 @@ program failed or disagreed, 2 bad usage or missing data.
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import shlex
 import signal
 import sys
 import tempfile
+from array import array
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +27,7 @@ from pathlib import Path
 from benchmarks.adbench import report
 from benchmarks.adbench.compare import TOOL_RTOL, worst_error
 from benchmarks.adbench.progress import Progress
-from benchmarks.adbench.runner import RunError, read_dump, run_time
+from benchmarks.adbench.runner import RunError, Timing, read_dump, run_time
 from benchmarks.adbench.suite import BENCHMARKS, PROGRAMS, Benchmark, Input, inputs
 from benchmarks.adbench.tools import Build, Tool, build, standard_tools
 
@@ -73,6 +73,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--run-timeout", type=float, default=7200.0, help="seconds per program run")
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     args = p.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     if args.enzyme_plugin is None or args.enzyme_clang is None:
         if args.enzyme_plugin or args.enzyme_clang:
             p.error("--enzyme-plugin and --enzyme-clang go together")
@@ -202,58 +203,15 @@ MEMORY_MARGIN = 0.8
 """Run an input only if its estimated memory fits in this share of what is free."""
 
 
-def run_all(plan: Plan, builds: dict[tuple[str, str], Build], args: argparse.Namespace) -> Outcome:
-    """Times every input with every built tool; checks AD derivatives against manual."""
-    out = Outcome()
-    steps = sum(
-        len(ins) for b, ins in plan.work for t in plan.tools if builds[t.name, b.program].exe
-    )
-    progress = Progress(steps)
-    args.build_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=args.build_dir, prefix="dumps-") as tmp:
-        for bench, ins in plan.work:
-            for inp in ins:
-                reference = None  # manual's (timing, dump) for this input
-                free = available_memory()
-                too_big = free is not None and inp.memory > MEMORY_MARGIN * free
-                if too_big:
-                    out.skipped.append(f"{bench.name} {inp.name}: skipped, needs ~{inp.memory / 2**30:.1f} GiB, "
-                                       f"{free / 2**30:.1f} GiB available")
-                    progress.note(f"note: {out.skipped[-1]}")
-                for tool in plan.tools:
-                    exe = builds[tool.name, bench.program].exe
-                    if exe is None:
-                        continue
-                    progress.step(f"{bench.name} {inp.name} {tool.name}")
-                    if too_big:
-                        continue
-                    dump = Path(tmp) / f"{tool.name}.bin"
-                    try:
-                        timing = run_time(exe, bench, inp, min_time=args.min_time, min_runs=args.min_runs,
-                                          dump=dump, clock=args.clock, timeout=args.run_timeout)
-                    except RunError as err:
-                        out.problems.append(f"{bench.name} {inp.name} {tool.name}: {err}")
-                        progress.note(f"error: {out.problems[-1]}")
-                        continue
-                    if tool.name == "manual":
-                        reference = (timing, read_dump(dump))
-                    elif reference is None:
-                        out.problems.append(f"{bench.name} {inp.name} {tool.name}: not checked "
-                                            "(no manual result); timing not reported")
-                        continue
-                    else:
-                        problem = _disagreement(timing, read_dump(dump), *reference)
-                        if problem:
-                            out.problems.append(f"{bench.name} {inp.name} {tool.name}: {problem}")
-                            progress.note(f"error: {out.problems[-1]}")
-                            continue
-                    out.rows.append(report.Row(bench.name, inp.name, tool.name, timing.objective_s,
-                                               timing.gradient_s))
-    progress.finish()
-    return out
+def _skip_for_memory(inp: Input) -> str | None:
+    """Why `inp` cannot run on this machine now, or None."""
+    free = available_memory()
+    if free is None or inp.memory <= MEMORY_MARGIN * free:
+        return None
+    return f"skipped, needs ~{inp.memory / 2**30:.1f} GiB, {free / 2**30:.1f} GiB available"
 
 
-def _disagreement(timing, dump, ref_timing, ref_dump) -> str | None:
+def _disagreement(timing: Timing, dump: array, ref_timing: Timing, ref_dump: array) -> str | None:
     """Why a tool's result cannot be reported, or None if it matches manual."""
     obj = worst_error([timing.objective], [ref_timing.objective])
     if obj.error > TOOL_RTOL:
@@ -266,29 +224,79 @@ def _disagreement(timing, dump, ref_timing, ref_dump) -> str | None:
     return None
 
 
+@dataclass
+class InputRun:
+    """Measures one input with each tool in turn, manual first."""
+
+    bench: Benchmark
+    inp: Input
+    args: argparse.Namespace
+    dump_dir: Path
+    reference: tuple[Timing, array] | None = None
+    """manual's timing and derivative, once measured."""
+
+    def measure(self, tool: Tool, exe: Path) -> report.Row:
+        """Times `tool`'s program; raises RunError if it fails or disagrees."""
+        dump = self.dump_dir / f"{tool.name}.bin"
+        timing = run_time(exe, self.bench, self.inp, min_time=self.args.min_time, min_runs=self.args.min_runs,
+                          dump=dump, clock=self.args.clock, timeout=self.args.run_timeout)
+        if tool.name == "manual":
+            self.reference = (timing, read_dump(dump))
+        elif self.reference is None:
+            raise RunError("not checked (no manual result); timing not reported")
+        else:
+            problem = _disagreement(timing, read_dump(dump), *self.reference)
+            if problem:
+                raise RunError(problem)
+        return report.Row(self.bench.name, self.inp.name, tool.name, timing.objective_s, timing.gradient_s)
+
+
+def run_all(plan: Plan, builds: dict[tuple[str, str], Build], args: argparse.Namespace) -> Outcome:
+    """Times every input with every built tool; checks AD derivatives against manual."""
+    out = Outcome()
+    runs = [(b, i, t) for b, ins in plan.work for i in ins for t in plan.tools if builds[t.name, b.program].exe]
+    progress = Progress(len(runs))
+    args.build_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=args.build_dir, prefix="dumps-") as tmp:
+        for bench, ins in plan.work:
+            for inp in ins:
+                skip = _skip_for_memory(inp)
+                if skip:
+                    out.skipped.append(f"{bench.name} {inp.name}: {skip}")
+                    progress.note(f"note: {out.skipped[-1]}")
+                current = InputRun(bench, inp, args, Path(tmp))
+                for tool in plan.tools:
+                    exe = builds[tool.name, bench.program].exe
+                    if exe is None:
+                        continue
+                    progress.step(f"{bench.name} {inp.name} {tool.name}")
+                    if skip:
+                        continue
+                    try:
+                        out.rows.append(current.measure(tool, exe))
+                    except RunError as err:
+                        out.problems.append(f"{bench.name} {inp.name} {tool.name}: {err}")
+                        progress.note(f"error: {out.problems[-1]}")
+    progress.finish()
+    return out
+
+
 def write_outputs(args: argparse.Namespace, plan: Plan, outcome: Outcome, build_lines: list[str]) -> None:
+    """The CSV, the Markdown report and the plot; the tables are printed too."""
     name = args.name or ("quick" if args.quick else "full")
     order = [b.name for b, _ in plan.work]
     csv_path = args.results / f"{name}.csv"
     report.write_csv(csv_path, outcome.rows)
     table = report.results_table(outcome.rows)
     summary = report.summary_table(report.summarize(outcome.rows, order))
-    print(table)
-    print()
-    print(summary)
     notes = build_lines + [f"problem: {p}" for p in outcome.problems] + outcome.skipped
+    print(table + "\n\n" + summary)
     if notes:
-        print()
-        print("\n".join(notes))
-    machine = report.machine_description()
-    when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
-    command = "python -m benchmarks.adbench.harness " + shlex.join(sys.argv[1:])
-    md = (f"# ADBench results: {name}\n\n{when}; {machine}\n\n`{command}` "
-          f"(min time per measurement {args.min_time} s, {args.clock} clock)\n\n## Summary\n\n{summary}\n\n"
-          + ("## Notes\n\n" + "\n".join(f"- {n}" for n in notes) + "\n\n" if notes else "")
-          + f"## All measurements\n\n{table}\n")
+        print("\n" + "\n".join(notes))
+    setup = (f"`python -m benchmarks.adbench.harness {shlex.join(args.argv)}` "
+             f"(min time per measurement {args.min_time} s, {args.clock} clock)")
     md_path = args.results / f"{name}.md"
-    report.replace_atomically(md_path, lambda tmp: tmp.write_text(md))
+    report.write_markdown(md_path, name, setup, summary, notes, table)
     written = [csv_path, md_path]
     if not args.no_plot and outcome.rows:
         try:

@@ -9,6 +9,7 @@ enzcc over enzcc-ref (the AD-before-optimization pipeline) across the suite.
 from __future__ import annotations
 
 import csv
+import datetime
 import math
 import os
 import platform
@@ -162,6 +163,17 @@ def summary_table(s: Summary) -> str:
             f"{s.ref_pairs} inputs): {s.ref_speedup:.2f}x"
         )
     return text
+
+
+def write_markdown(path: Path, name: str, setup: str, summary: str, notes: Sequence[str], table: str) -> None:
+    """The run as a Markdown page: when, where, how, summary, notes, all rows."""
+    when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    parts = [f"# ADBench results: {name}", f"{when}; {machine_description()}", setup, "## Summary", summary]
+    if notes:
+        parts += ["## Notes", "\n".join(f"- {n}" for n in notes)]
+    parts += ["## All measurements", table]
+    text = "\n\n".join(parts) + "\n"
+    replace_atomically(path, lambda tmp: tmp.write_text(text))
 
 
 def machine_description() -> str:
