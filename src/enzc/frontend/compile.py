@@ -15,12 +15,11 @@ from functools import partial
 
 from enzc.ad import ENTRY_POINT_MARK
 from enzc.frontend import middle, steps
-from enzc.frontend.args import Input, InputKind, Phase
-from enzc.frontend.deps import dependency_file
+from enzc.frontend.args import Input, InputKind, Phase, UsageError
+from enzc.frontend.deps import dependency_file, replace_extension
 from enzc.frontend.outputs import publish
 from enzc.frontend.runner import Result
 from enzc.frontend.session import Session
-from enzc.frontend.args import UsageError
 from enzc.lto import irmodule
 
 Outputs = list[tuple[str, str]]
@@ -44,18 +43,11 @@ def compile_only(session: Session) -> None:
                          "multiple output files")
     suffix = _SUFFIX[(inv.phase, inv.emit_llvm)]
     jobs = [partial(_compile_one, session, number, inp,
-                    inv.output or _default_output(inp.path, suffix))
+                    inv.output or replace_extension(os.path.basename(inp.path), suffix))
             for number, inp in enumerate(inputs)]
     for outputs in steps.run_jobs(session, jobs) if jobs else []:
         for built, destination in outputs:
             publish(built, destination)
-
-
-def _default_output(source: str, suffix: str) -> str:
-    """cc's rule: the input's base name with the new suffix, in the current directory."""
-    name = os.path.basename(source)
-    stem = name[:name.rfind(".")] if "." in name[1:] else name
-    return stem + suffix
 
 
 def _compile_one(session: Session, number: int, inp: Input, destination: str,

@@ -33,20 +33,23 @@ def dependency_file(deps: DepFlags, source: str, output: str | None,
     if deps.file is not None:
         destination = deps.file
     elif output is not None:
-        destination = _replace_extension(output, ".d")
+        destination = replace_extension(output, ".d")
     else:
-        destination = _replace_extension(os.path.basename(source), ".d")
+        destination = replace_extension(os.path.basename(source), ".d")
     flags = [deps.mode, "-MF", built, *deps.extra]
     if deps.targets:
         flags += deps.targets
     else:
-        target = output if output is not None else _replace_extension(os.path.basename(source), ".o")
+        target = output if output is not None else replace_extension(os.path.basename(source), ".o")
         flags += ["-MQ", target]
     return DepFile(flags, built, destination)
 
 
-def _replace_extension(path: str, extension: str) -> str:
-    """llvm::sys::path::replace_extension: drop the file name's last suffix, add ours."""
+def replace_extension(path: str, extension: str) -> str:
+    """llvm::sys::path::replace_extension: drop the file name's last suffix, add ours.
+
+    clang names default outputs (`x.o`, `x.d`) this way, so enzcc does too.
+    """
     head, name = os.path.split(path)
     stem = name[:name.rfind(".")] if "." in name[1:] else name
     return os.path.join(head, stem + extension)
