@@ -13,6 +13,9 @@ from enzc.frontend.timing import StageTimes
 from enzc.frontend.toolchain import CLANG, CLANGXX, runtime_include_dir
 
 
+_INSTRUMENTATION = ("-fsanitize", "-fno-sanitize")
+
+
 @dataclass
 class Session:
     """Everything the pipeline steps share; no global state."""
@@ -56,6 +59,14 @@ class Session:
         """
         verbose = ["-v"] if self.inv.verbose else []
         return [*self.inv.flags, *verbose, "-Qunused-arguments"]
+
+    def codegen_flags(self) -> list[str]:
+        """common_flags without sanitizers: the frontend already instrumented the IR.
+
+        (The in-process pipelines only optimize; instrumenting again at code generation
+        would double the checks, and LLVM warns about it.)
+        """
+        return [f for f in self.common_flags() if not f.startswith(_INSTRUMENTATION)]
 
     def opt_flags(self) -> list[str]:
         """The user's -O level, for the final code generation."""

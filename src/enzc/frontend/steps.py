@@ -57,7 +57,7 @@ def codegen(session: Session, module: str, out: str, assembly: bool,
     otherwise llvm-objcopy-22 adds it afterwards.
     """
     in_place = ["-Xclang", "-fembed-bitcode=all"] if embed == module else []
-    argv = [session.compiler, *session.common_flags(), *session.opt_flags(), *in_place,
+    argv = [session.compiler, *session.codegen_flags(), *session.opt_flags(), *in_place,
             "-S" if assembly else "-c", "-x", "ir", module, "-o", out]
     with session.times.stage("codegen"):
         session.runner.check(argv)
