@@ -254,3 +254,21 @@ def test_enzyme_header_is_found_and_declares_the_interface(tmp_path: Path,
     ir = run(["clang++-22", "-isystem", runtime_include_dir(), "-S", "-emit-llvm", "-O1",
               "h.cpp", "-o", "-"], tmp_path, tmpdir_env).stdout
     assert re.search(r"declare .*@_Z\d+__enzyme_autodiffIfJfEET_PvDpT0_\(", ir)
+
+
+def test_archive_groups_are_rescanned_like_ld(tmp_path: Path, tmpdir_env: dict[str, str]) -> None:
+    env = tmpdir_env
+    (tmp_path / "a.c").write_text("int b(int); int a(int x) { return x ? b(x - 1) + 1 : 0; }\n")
+    (tmp_path / "b.c").write_text("int a(int); int b(int x) { return x ? a(x - 1) + 2 : 0; }\n")
+    (tmp_path / "m.c").write_text("int a(int); int main(void) { return a(5); }\n")
+    run([ENZCC, "-c", "a.c", "b.c"], tmp_path, env)
+    run(["llvm-ar-22", "rcs", "liba.a", "a.o"], tmp_path, env)
+    run(["llvm-ar-22", "rcs", "libb.a", "b.o"], tmp_path, env)
+    # libb.a comes before the member of liba.a that needs it: only a group finds it.
+    plain = run([ENZCC, "m.c", "libb.a", "liba.a", "-o", "p1"], tmp_path, env, check=False)
+    assert plain.returncode != 0 and "undefined reference to `b'" in plain.stderr
+    run([ENZCC, "m.c", "-Wl,--start-group", "libb.a", "liba.a", "-Wl,--end-group", "-o", "p2",
+         "--enzc-keep-temps", "keep"], tmp_path, env)
+    assert run(["./p2"], tmp_path, env, check=False).returncode == 1 + 2 + 1 + 2 + 1
+    merged = (tmp_path / "keep" / "merged.pre-ad.ll").read_text()
+    assert re.search(r"^define .*@b\(", merged, re.MULTILINE)  # b's IR was merged
