@@ -43,7 +43,7 @@ def link_program(session: Session) -> None:
     link_args = found.link_args
     if found.ir:
         merged_object = _build_merged_object(session, found.ir, found.native_undefined)
-        link_args = [merged_object, *link_args]
+        link_args.insert(found.merged_position, merged_object)
     built = session.temp("a.out")
     steps.link(session, link_args, built)
     for dep in dep_files:

@@ -7,7 +7,7 @@ looked up (`libsearch`). Every loaded unit that carries IR (compiled sources, `.
 module; the rest (plain objects, shared libraries, archives, `-l`, linker flags)
 stays on the final link line, in place. Objects whose IR is merged are left off that
 line; archives stay on it, since ld will not pull a member again for symbols the
-merged object already defines.
+merged object (placed where the first IR came from) already defines.
 """
 
 from __future__ import annotations
@@ -89,6 +89,9 @@ class Collection:
     """Units whose IR is merged, in load order."""
     link_args: list[str] = field(default_factory=list)
     """Positional arguments for the final link, in order, without merged objects."""
+    merged_position: int = 0
+    """Where in `link_args` the merged object goes: the place of the first input that
+    contributed IR, so archives before it are searched before it, as ld would."""
     native_undefined: set[str] = field(default_factory=set)
     """Symbols native code references: merged definitions of these must survive."""
 
@@ -135,10 +138,15 @@ class _Walker:
             self._close_group()
         return self.out
 
+    def _add_ir(self, unit: IRUnit) -> None:
+        if not self.out.ir:
+            self.out.merged_position = len(self.out.link_args)
+        self.out.ir.append(unit)
+
     def _load_ir_file(self, path: str, label: str, from_object: bool) -> None:
         module = irmodule.parse_module(_read(path), label)
         self.state.load(irmodule.module_symbols(module))
-        self.out.ir.append(IRUnit(label, module=module, from_object=from_object))
+        self._add_ir(IRUnit(label, module=module, from_object=from_object))
 
     def _load_file(self, path: str) -> None:
         head = _read(path, _HEAD)
@@ -159,7 +167,7 @@ class _Walker:
         obj = elfobj.read_elf_object(_read(path), path)
         self.state.load(obj.symbols)
         if obj.bitcode is not None:
-            self.out.ir.append(IRUnit(path, data=obj.bitcode, from_object=True))
+            self._add_ir(IRUnit(path, data=obj.bitcode, from_object=True))
         else:
             self.out.native_undefined.update(obj.symbols.undefined)
             self.out.link_args.append(path)
@@ -187,8 +195,8 @@ class _Walker:
         for member in members:
             info = self._member(view.archive, member)
             if info.ir is not None:
-                self.out.ir.append(IRUnit(view.archive.label(member), data=info.ir,
-                                          module=info.module, from_object=True))
+                self._add_ir(IRUnit(view.archive.label(member), data=info.ir,
+                                    module=info.module, from_object=True))
             else:
                 self.out.native_undefined.update(info.symbols.undefined)
 
