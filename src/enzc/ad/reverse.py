@@ -300,14 +300,8 @@ def _call(gu: GradientUtils, inst: Instruction) -> None:
         case CallKind.RULE:
             _call_rule(gu, inst, name or "")
         case CallKind.MEMSET:
-            dst = inst.args[0]
-            if gu.activity.has_shadow(dst):
-                b = gu.b
-                memset = get_or_insert_function(gu.module, "llvm.memset.p0.i64", FunctionType(VOID, (PTR, I8, I64, I1)))
-                n = fwd(gu, inst.args[2])
-                if n.type != I64:
-                    n = b.zext(n, I64, "n")
-                b.call(memset, [gu.lookup(gu.shadow(dst)), ConstantInt(I8, 0), n, ConstantInt(I1, 0)])
+            if gu.activity.has_shadow(inst.args[0]):
+                _zero_shadow(gu, inst.args[0], inst.args[2])
         case CallKind.MEMCPY:
             _memcpy(gu, inst)
         case CallKind.UNKNOWN:
@@ -334,20 +328,34 @@ def _call_rule(gu: GradientUtils, inst: CallBase, name: str) -> None:
 def _memcpy(gu: GradientUtils, inst: CallBase) -> None:
     dst, src = inst.args[0], inst.args[1]
     act = gu.activity
-    if not (act.has_shadow(dst) or act.has_shadow(src)):
+    if not act.has_shadow(dst):
+        if act.has_shadow(src):
+            raise gu.error(inst, "active memory is copied into memory the AD cannot shadow",
+                           "copy into a local array or an enzyme_dup argument")
+        return
+    if not act.has_shadow(src):
+        _zero_shadow(gu, dst, inst.args[2])  # constant data overwrote the destination
         return
     elem = _element_float_type(gu, dst) or _element_float_type(gu, src)
-    if elem is None or not (act.has_shadow(dst) and act.has_shadow(src)):
+    if elem is None:
         raise gu.error(inst, "cannot differentiate a memcpy/memmove of active memory whose element type is unknown",
                        "copy the values in a loop of double/float assignments (type analysis is not available yet)")
     b = gu.b
-    size = gu.layout.alloc_size_of(elem)
-    n = fwd(gu, inst.args[2])
-    if n.type != I64:
-        n = b.zext(n, I64, "n")
-    count = b.udiv(n, ConstantInt(I64, size), "n.elts")
+    n = _length(gu, inst.args[2])
+    count = b.udiv(n, ConstantInt(I64, gu.layout.alloc_size_of(elem)), "n.elts")
     helper = _memcpy_adjoint_helper(gu, elem)
     b.call(helper, [gu.lookup(gu.shadow(dst)), gu.lookup(gu.shadow(src)), count])
+
+
+def _length(gu: GradientUtils, length: Value) -> Value:
+    n = fwd(gu, length)
+    return n if n.type == I64 else gu.b.zext(n, I64, "n")
+
+
+def _zero_shadow(gu: GradientUtils, dst: Value, length: Value) -> None:
+    """The reverse of overwriting memory with inactive data: its adjoint is dropped."""
+    memset = get_or_insert_function(gu.module, "llvm.memset.p0.i64", FunctionType(VOID, (PTR, I8, I64, I1)))
+    gu.b.call(memset, [gu.lookup(gu.shadow(dst)), ConstantInt(I8, 0), _length(gu, length), ConstantInt(I1, 0)])
 
 
 def _element_float_type(gu: GradientUtils, ptr: Value) -> FloatType | None:

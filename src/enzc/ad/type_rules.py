@@ -39,7 +39,7 @@ from enzc.ir.values import Constant, ConstantInt, ConstantSplat, Value
 
 from enzc.ad.type_offsets import gep_offset, multiple_of
 from enzc.ad.type_state import FunctionState
-from enzc.ad.typetree import INTEGER, POINTER, BaseType, Kind, TypeTree
+from enzc.ad.typetree import INTEGER, POINTER, POINTER_SIZE, BaseType, Kind, TypeTree
 
 _INT = TypeTree.scalar(INTEGER)
 
@@ -264,6 +264,10 @@ def _const_int(v: Value) -> int | None:
 
 def _add_sub(s: FunctionState, inst: BinaryOp) -> None:
     """Integer add/sub, which optimized code also uses for pointer arithmetic."""
+    scalar = inst.type.scalar
+    if isinstance(scalar, IntType) and scalar.bits < 8 * POINTER_SIZE:
+        _integer_arith(s, inst)  # too narrow for an address: integer arithmetic
+        return
     a, b = inst.lhs, inst.rhs
     ta, tb = base_of(s.get_from(a, inst)), base_of(s.get_from(b, inst))
     add = inst.opcode == "add"
