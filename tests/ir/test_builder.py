@@ -3,7 +3,7 @@ structured control flow, debug locations and declarations."""
 
 import pytest
 
-from enzc.ir.builder import IRBuilder, fresh_local_name, get_or_insert_function
+from enzc.ir.builder import IRBuilder, forget_names, fresh_local_name, get_or_insert_function
 from enzc.ir.instructions import BinaryOp, Ret
 from enzc.ir.metadata import MDRef
 from enzc.ir.module import Module
@@ -45,13 +45,20 @@ def test_unique_names_and_unnamed_values():
     assert (a1.name, a2.name, a3.name, a4.name) == ("x.1", "t", "t.1", None)
     st = b.store(x, fn.args[1])
     assert st.name is None
-    # a value named by hand (not through the builder) is noticed on the next request
+    # a value named by hand is seen after forget_names, or when blocks changed
     manual = BinaryOp("fmul", x, x)
     manual.name = "u"
     manual.insert_after(a4)
+    forget_names(fn)
     assert b.fmul(x, x, "u").name == "u.1"
+    manual2 = BinaryOp("fmul", x, x)
+    manual2.name = "w"
+    manual2.insert_after(a4)
+    fn.append_block("w.1")  # by hand, not through new_block
+    assert b.fmul(x, x, "w").name == "w.2"
     blk = b.append_block("t")
     assert blk.name == "t.2" and fresh_local_name(fn, "entry") == "entry.1"
+    fn.blocks[-2].append(Ret())
     b.ret_void()
     blk.append(Ret())
     verify_function(fn)

@@ -10,7 +10,7 @@ import copy
 import re
 from typing import Iterator
 
-from enzc.ir.builder import _note_added, fresh_local_name, new_block
+from enzc.ir.builder import fresh_local_name, new_block
 from enzc.ir.cfg import reachable_blocks
 from enzc.ir.instructions import Br, DebugRecord, Instruction, LandingPad, Phi
 from enzc.ir.metadata import Metadata, MDRaw, MDRef, MDSpecialized, MDTuple, MDValue
@@ -52,7 +52,6 @@ def split_block(block: BasicBlock, before: Instruction, name: str = "") -> Basic
     if "dbg" in before.metadata:
         br.metadata["dbg"] = before.metadata["dbg"]
     block.append(br)
-    _note_added(fn)
     return tail
 
 
@@ -89,7 +88,6 @@ def split_edge(src: BasicBlock, dst: BasicBlock, name: str = "") -> BasicBlock:
     if "dbg" in term.metadata:
         br.metadata["dbg"] = term.metadata["dbg"]
     mid.append(br)
-    _note_added(fn)
     return mid
 
 
@@ -187,7 +185,6 @@ def clone_into(src: Function, dst: Function, value_map: ValueMap, *, after: Basi
             if inst.name is not None:
                 new.name = fresh_local_name(dst, inst.name + name_suffix)
             nb.append(new)
-            _note_added(dst)
             value_map[inst] = new
             pairs.append((inst, new))
     for old, new in pairs:
@@ -212,13 +209,14 @@ def clone_instruction(inst: Instruction, value_map: ValueMap | None = None) -> I
 
 def _shell(inst: Instruction) -> Instruction:
     """Same class and fields, no operands, uses, parent, name or debug records."""
-    new = copy.copy(inst)
-    for key, val in vars(new).items():
-        if isinstance(val, (list, dict)):
-            setattr(new, key, copy.copy(val))
-    new._operands, new._operand_uses, new.uses = [], [], {}
-    new.parent, new.name, new.debug_records = None, None, []
+    new = object.__new__(type(inst))
+    fields = {k: (v.copy() if type(v) in (list, dict) else v) for k, v in inst.__dict__.items() if k not in _FRESH}
+    fields.update(_operands=[], _operand_uses=[], uses={}, parent=None, name=None, debug_records=[])
+    new.__dict__ = fields
     return new
+
+
+_FRESH = frozenset(("_operands", "_operand_uses", "uses", "parent", "name", "debug_records"))
 
 
 def _clone_record(rec: DebugRecord, value_map: ValueMap) -> DebugRecord:
