@@ -7,6 +7,8 @@ a `!dbg` location, then `note:` with the function and the instruction's text, th
 
 from __future__ import annotations
 
+import re
+
 from enzc.ir.instructions import Instruction
 from enzc.ir.module import Module
 
@@ -23,11 +25,16 @@ def location_of(module: Module | None, inst: Instruction | None) -> str | None:
     return str(loc) if loc is not None else None
 
 
+_ATTACHMENTS = re.compile(r"(, ![-\w.]+ ![0-9]+)+$")
+
+
 def describe_instruction(inst: Instruction) -> str:
+    """The instruction's own line, without debug records and metadata attachments."""
     try:
-        return str(inst).strip()
+        text = str(inst).strip().splitlines()[-1]
     except Exception:  # noqa: BLE001 - printing must never hide the real error
         return inst.opcode
+    return _ATTACHMENTS.sub("", text)
 
 
 def format_error(module: Module | None, inst: Instruction | None, function: str, what: str,

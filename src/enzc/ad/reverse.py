@@ -21,7 +21,7 @@ from enzc.ir.instructions import (
     Load,
     Store,
 )
-from enzc.ir.module import Function
+from enzc.ir.module import Function, GlobalVariable
 from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, IntType, PointerType, VectorType
 from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Value
 
@@ -257,8 +257,12 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
         return
     varied = value in act.varied or act.has_shadow(value)
     if varied and not act.has_shadow(ptr):
+        target = underlying_object(ptr)
+        if isinstance(target, GlobalVariable):
+            raise gu.error(inst, f"an active value is written to the global '{target.name}', which has no shadow",
+                           "give it a shadow (!enzyme_shadow) or mark it inactive (__enzyme_inactive_global)")
         raise gu.error(inst, "an active value is written to memory the AD cannot shadow "
-                             "(a global or heap object, not yet supported)",
+                             "(heap or unknown memory, not supported yet)",
                        "pass that memory as an argument with enzyme_dup, or keep the value local")
     if act.has_shadow(ptr) and isinstance(value.type, IntType) and _float_bits(gu, value):
         raise gu.error(inst, "floating-point data is copied through an integer type into active memory; "
