@@ -70,7 +70,7 @@ def _compile_one(session: Session, number: int, inp: Input, destination: str,
         return result, []
     outputs: Outputs = [(dep.built, dep.destination)] if dep else []
 
-    module, text = _lower(session, pre, stem, want_text=inv.emit_llvm and assembly)
+    module, text = _lower(session, pre, stem, inp.path, want_text=inv.emit_llvm and assembly)
     built = session.temp(stem + ".out" + _SUFFIX[(inv.phase, inv.emit_llvm)])
     if inv.emit_llvm and assembly:
         with open(built, "w", encoding="utf-8") as f:
@@ -82,7 +82,8 @@ def _compile_one(session: Session, number: int, inp: Input, destination: str,
     return result, [(built, destination), *outputs]
 
 
-def _lower(session: Session, pre: str, stem: str, want_text: bool) -> tuple[str, str | None]:
+def _lower(session: Session, pre: str, stem: str, label: str,
+           want_text: bool) -> tuple[str, str | None]:
     """AD (and --enzc-ad-before-opt's cleanup) on one unit: (bitcode for codegen, text)."""
     enzc = session.inv.enzc
     with open(pre, "rb") as f:
@@ -92,11 +93,11 @@ def _lower(session: Session, pre: str, stem: str, want_text: bool) -> tuple[str,
     if not in_process:
         return pre, None
     with irmodule.LLVM_LOCK:
-        module = irmodule.parse_module(bitcode, stem)
+        module = irmodule.parse_module(bitcode, label)
         if enzc.ad_before_opt:
-            module = irmodule.strip_o0_attributes(module, stem, every_noinline=True)
+            module = irmodule.strip_o0_attributes(module, label, every_noinline=True)
             middle.optimize(session, module)
-        lowered = middle.differentiate(session, module, stem)
+        lowered = middle.differentiate(session, module, stem, label)
         if lowered.ad_text is None and not enzc.ad_before_opt:
             return pre, lowered.text() if want_text else None
         out = session.temp(stem + ".lowered.bc")

@@ -109,7 +109,7 @@ def _build_merged_object(session: Session, units: list[IRUnit], keep: set[str]) 
         merged = irmodule.link_modules(modules)
         irmodule.keep_symbols(merged, keep)
     middle.optimize(session, merged)
-    lowered = middle.differentiate(session, merged, "merged")
+    lowered = middle.differentiate(session, merged, "merged", "the merged program")
     bitcode, obj = session.temp("merged.bc"), session.temp("merged.o")
     with session.times.stage("codegen"):
         middle.write_bitcode(lowered.module, bitcode)

@@ -49,8 +49,11 @@ def optimize(session: Session, module: ModuleRef) -> None:
             run_o2_star(module)
 
 
-def differentiate(session: Session, module: ModuleRef, stem: str) -> Lowered:
-    """Run the AD stage on an optimized module (skipped when it names no entry point)."""
+def differentiate(session: Session, module: ModuleRef, stem: str, label: str) -> Lowered:
+    """Run the AD stage on an optimized module (skipped when it names no entry point).
+
+    `stem` names the kept intermediate files, `label` the module in messages.
+    """
     if session.inv.enzc.keep_temps is not None:
         session.keep_text(f"{stem}.pre-ad.ll", str(module))
     if not names_entry_points(module):
@@ -64,7 +67,7 @@ def differentiate(session: Session, module: ModuleRef, stem: str) -> Lowered:
     session.keep_text(f"{stem}.post-ad.ll", result)
     with session.times.stage("parse"):
         try:
-            after = irmodule.parse_module(result.encode(), f"{stem} after AD")
+            after = irmodule.parse_module(result.encode(), f"{label} after AD")
         except irmodule.IRError as err:
             raise EnzcError(f"{err} -- the AD stage produced invalid IR; this is a bug in "
                             "enzc (--enzc-keep-temps DIR keeps the module)") from None

@@ -36,6 +36,11 @@ class Instruction(User, LocalValue):
         self.debug_records: list[DebugRecord] = []
         """`#dbg_*` records printed on the lines before this instruction."""
 
+    def __str__(self) -> str:
+        from enzc.ir.printer import print_instruction
+
+        return print_instruction(self)
+
     # -- position -----------------------------------------------------------------
     @property
     def function(self):  # -> Function | None
@@ -94,6 +99,22 @@ class DebugRecord(User):
         super().__init__(VOID, args)
         self.kind = kind
         """value, declare, assign or label."""
+
+
+class DIArgList(User):
+    """`!DIArgList(ptr %a, i64 %b)` in a debug record; its values are tracked operands,
+    so replacing or erasing them updates the record like any other use."""
+
+    def __init__(self, args: list[Value]) -> None:
+        from enzc.ir.types import METADATA
+
+        super().__init__(METADATA, args)
+
+    def ref(self) -> str:
+        return "!DIArgList(" + ", ".join(a.typed_ref() for a in self.operands) + ")"
+
+    def typed_ref(self) -> str:
+        return self.ref()
 
 
 # ---- arithmetic ------------------------------------------------------------------
@@ -620,7 +641,7 @@ class CleanupRet(Terminator):
 
 
 __all__ = [
-    "Instruction", "DebugRecord", "BinaryOp", "UnaryOp", "Cast", "Compare", "Select", "Freeze", "Phi",
+    "Instruction", "DebugRecord", "DIArgList", "BinaryOp", "UnaryOp", "Cast", "Compare", "Select", "Freeze", "Phi",
     "Alloca", "Load", "Store", "GetElementPtr", "AtomicRMW", "CmpXchg", "Fence", "ExtractValue",
     "InsertValue", "ExtractElement", "InsertElement", "ShuffleVector", "VAArg", "CallBase", "Call",
     "Invoke", "CallBr", "Terminator", "Ret", "Br", "Switch", "IndirectBr", "Unreachable", "Resume",

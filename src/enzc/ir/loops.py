@@ -344,20 +344,28 @@ class TripCount:
         return None
 
     def describe(self) -> str:
-        """The count as a formula over IR values, for messages and tests."""
+        """The count as a formula over IR values spelled as printed (`%n`, `%5`),
+        for messages and tests: `%n`, `100`, `smax(%n, 0)`, `umax(ceil((%5 - 3) / 3), 0) + 1`."""
         if self.constant is not None:
             return str(self.constant)
+        from enzc.ir.printer import Slots  # late: the printer is not needed for analysis
+
+        slots = Slots(self.iv.phi.function)
+
+        def text(v: Value) -> str:
+            return str(v.value) if isinstance(v, ConstantInt) else slots.ref(v)
+
         v = self.value
         if v is not None:
-            return _text(v)
+            return text(v)
         step, p = self.iv.step, self.predicate
-        a = _plus(_text(self.iv.start), self.offset)
-        lo, hi = (a, _text(self.end)) if step > 0 else (_text(self.end), a)
+        a = _plus(text(self.iv.start), self.offset)
+        lo, hi = (a, text(self.end)) if step > 0 else (text(self.end), a)
         inclusive = p in ("sle", "ule", "sge", "uge")
         diff = hi if lo == "0" else f"{hi} - {lo}"
         diff = _plus(diff, 1) if inclusive else diff
         if abs(step) != 1:
-            diff = f"ceil({diff} / {abs(step)})"
+            diff = f"ceil({f'({diff})' if ' ' in diff else diff} / {abs(step)})"
         body = diff if p == "ne" else f"{'s' if p[0] == 's' else 'u'}max({diff}, 0)"
         return _plus(body, int(self.exit_in_latch))
 
@@ -390,15 +398,6 @@ class TripCount:
             cmp = ("sle" if signed else "ule") if inclusive else ("slt" if signed else "ult")
             count = builder.select(builder.icmp(cmp, lo, hi, "tc.nonempty"), rounded, ConstantInt(ity, 0), "tc.iters")  # type: ignore[arg-type]
         return em.add(count, extra)
-
-
-def _text(v: Value) -> str:
-    if isinstance(v, ConstantInt):
-        return str(v.value)
-    try:
-        return v.ref()
-    except (ValueError, NotImplementedError):
-        return "<value>"
 
 
 def _plus(text: str, c: int) -> str:

@@ -81,10 +81,11 @@ class MDSpecialized(Metadata):
     kind: str
     """e.g. DILocation, DISubprogram, DIFile."""
     fields: list[tuple[str, str]] = field(default_factory=list)
+    """(key, value text); key "" for positional operands (`!DIExpression(DW_OP_deref)`)."""
     distinct: bool = False
 
     def __str__(self) -> str:
-        inner = ", ".join(f"{k}: {v}" for k, v in self.fields)
+        inner = ", ".join(f"{k}: {v}" if k else v for k, v in self.fields)
         return ("distinct " if self.distinct else "") + f"!{self.kind}({inner})"
 
     def get(self, key: str) -> str | None:

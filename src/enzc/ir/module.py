@@ -30,6 +30,11 @@ class BasicBlock(LocalValue):
     def __iter__(self) -> Iterator[Instruction]:
         return iter(self.instructions)
 
+    def __str__(self) -> str:
+        from enzc.ir.printer import print_block
+
+        return print_block(self)
+
     def index_of(self, inst: Instruction) -> int:
         for i, x in enumerate(self.instructions):
             if x is inst:
@@ -138,6 +143,14 @@ class Function(GlobalValue):
         self._materialize: Callable[[Function], list[BasicBlock]] | None = None
         self.source_text: str | None = None
         """The definition's text as parsed, printed verbatim while the body is untouched."""
+        self.source_header_key: tuple | None = None
+        """`header_key()` when parsed; if the header changes before the body is
+        materialized, the printer materializes it and prints from objects."""
+
+    def __str__(self) -> str:
+        from enzc.ir.printer import print_function
+
+        return print_function(self)
 
     # -- lazy body ----------------------------------------------------------------------
     def set_lazy_body(self, source_text: str, materialize: Callable[[Function], list[BasicBlock]]) -> None:
@@ -167,6 +180,14 @@ class Function(GlobalValue):
         self.is_declaration = False
         for b in blocks:
             b.parent = self
+
+    def header_key(self) -> tuple:
+        """Everything the definition's first line is printed from (see `source_header_key`)."""
+        return (
+            self.name, self.function_type, tuple(self.linkage.words), self.cconv, self.ret_attrs,
+            self.fn_attrs, tuple(self.header_suffix), self.addrspace, self.unnamed_addr,
+            tuple((k, str(v)) for k, v in self.metadata.items()), tuple((a.name, a.attrs) for a in self.args),
+        )
 
     @property
     def entry(self) -> BasicBlock:
@@ -272,6 +293,11 @@ class Module:
     """Numbered nodes by id (`"12"` for `!12`)."""
     extra_lines: list[str] = field(default_factory=list)
     """Top-level entities kept as text (e.g. `uselistorder` directives)."""
+
+    def __str__(self) -> str:
+        from enzc.ir.printer import print_module
+
+        return print_module(self)
 
     # -- lookup -------------------------------------------------------------------------
     def get_function(self, name: str) -> Function | None:

@@ -43,7 +43,7 @@ def unescape(text: str) -> bytes:
 def _ident(name: str) -> str:
     if _BARE.match(name) or name.isdigit():
         return name
-    return '"' + escape_bytes(name.encode("utf-8")) + '"'
+    return '"' + escape_bytes(name.encode("utf-8", "surrogateescape")) + '"'
 
 
 def local_ref(name: str) -> str:

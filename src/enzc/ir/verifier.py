@@ -85,12 +85,23 @@ def verify_module(module: Module, *, materialize: bool = False) -> None:
 
 
 def describe(inst: Instruction) -> str:
-    """Short identification of an instruction for messages: `%x = fadd` or `store #3`."""
+    """Short identification of an instruction for messages: `%x = fadd` or `store #3`
+    (its position in the block), usable even when the instruction is broken."""
     if inst.name is not None:
         return f"%{inst.name} = {inst.opcode}"
     if inst.parent is not None and inst in inst.parent.instructions:
         return f"{inst.opcode} #{inst.parent.index_of(inst)}"
     return inst.opcode
+
+
+def _printed(inst: Instruction, slots) -> str | None:
+    """The instruction as the printer spells it, if it can be printed."""
+    from enzc.ir.printer import _instruction_text  # late: analysis does not need the printer
+
+    try:
+        return _instruction_text(inst, slots)
+    except Exception:  # a broken instruction may not print; the short form still identifies it
+        return None
 
 
 def check_function(fn: Function) -> list[str]:
@@ -105,14 +116,25 @@ class _Checker:
         self.fn = fn
         self.problems: list[str] = []
         self.blocks = set(fn.blocks)
+        self.slots = None
 
     def report(self, block: BasicBlock | None, inst: Instruction | None, msg: str) -> None:
+        """Record `msg`; the line names the function, block and instruction, and ends
+        with the instruction's text when it prints."""
+        from enzc.ir.printer import Slots
+
+        if self.slots is None:
+            self.slots = Slots(self.fn)
         where = f"@{self.fn.name}"
         if block is not None:
-            where += f", block %{block.name}" if block.name is not None else f", block #{self.fn.blocks.index(block)}"
+            where += f", block {self.slots.ref(block)}"
+        line = f"{where}: {msg}"
         if inst is not None:
-            where += f", {describe(inst)}"
-        self.problems.append(f"{where}: {msg}")
+            line = f"{where}, {describe(inst)}: {msg}"
+            text = _printed(inst, self.slots)
+            if text is not None:
+                line += f" (in `{text.strip()}`)"
+        self.problems.append(line)
 
     def run(self) -> list[str]:
         fn = self.fn

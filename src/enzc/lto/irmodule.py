@@ -140,5 +140,8 @@ def _lookup(module: ModuleRef, name: str):  # type: ignore[no-untyped-def]  # ll
 
 
 def _first_line(err: Exception) -> str:
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
+    """The informative line of an LLVM error ("LLVM IR parsing error\n<string>:2:12: ...")."""
+    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+    if len(lines) > 1 and lines[0].startswith("LLVM ") and lines[0].endswith("error"):
+        lines = lines[1:]
+    return lines[0].removeprefix("<string>:") if lines else type(err).__name__

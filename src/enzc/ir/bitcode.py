@@ -1,0 +1,51 @@
+"""Reading LLVM bitcode (and choosing between bitcode and text by content).
+
+llvmlite (LLVM 22, the same version as clang-22) reads the bitcode and prints it as
+text, which our parser then reads; so a `.bc` file gives exactly the module a
+`.ll` of the same IR would.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from enzc.ir.errors import IRParseError
+from enzc.ir.module import Module
+from enzc.ir.parser import parse_module
+
+BITCODE_MAGIC = b"BC\xc0\xde"
+WRAPPER_MAGIC = (0x0B17C0DE).to_bytes(4, "little")
+"""The bitcode wrapper header used by Darwin toolchains; LLVM reads both."""
+
+
+def is_bitcode(data: bytes) -> bool:
+    return data[:4] in (BITCODE_MAGIC, WRAPPER_MAGIC)
+
+
+def parse_bitcode(data: bytes, *, filename: str = "<bitcode>", lazy: bool = True) -> Module:
+    """Parse a bitcode module. Positions in errors refer to its disassembly."""
+    import llvmlite.binding as llvm
+
+    try:
+        ll_module = llvm.parse_bitcode(data)
+    except RuntimeError as e:
+        detail = str(e).strip().splitlines()[-1] if str(e).strip() else "unreadable bitcode"
+        raise IRParseError(filename, 1, 1, f"invalid bitcode: {detail}") from None
+    return parse_module(str(ll_module), filename=filename, lazy=lazy)
+
+
+def read_module_text(data: bytes, filename: str) -> str:
+    """Text IR from file contents; undecodable bytes survive as surrogates (see names.py)."""
+    return data.decode("utf-8", "surrogateescape")
+
+
+def parse_file(path: str | Path, *, lazy: bool = True) -> Module:
+    """Parse a `.ll` or `.bc` file, telling them apart by content."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise IRParseError(str(path), 1, 1, f"cannot read file: {e.strerror}") from None
+    if is_bitcode(data):
+        return parse_bitcode(data, filename=str(path), lazy=lazy)
+    return parse_module(read_module_text(data, str(path)), filename=str(path), lazy=lazy)

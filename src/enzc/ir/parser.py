@@ -1,0 +1,273 @@
+"""Parse LLVM textual IR into enzc's IR objects, with lazily parsed function bodies.
+
+How a module is read:
+1. A line scanner splits the text into top-level entities by their first word:
+   function definitions (`define ... {` up to the next line starting with `}`),
+   metadata (`!...`), attribute groups, the header lines (`source_filename`,
+   `target ...`, `module asm`), and everything else (types, comdats, globals,
+   aliases, declarations, function headers).
+2. The "everything else" lines go through the LALR parser in one run, from a copy of
+   the text in which all other lines are blank (so positions are the file's) and
+   each entity ends with a NUL.
+3. Metadata and attribute groups are parsed line by line with regexes
+   (parser_metadata.py), after the globals exist (metadata may name them).
+4. Each function keeps its definition text; its body is parsed on first access of
+   `Function.blocks` (or at once with `lazy=False`). Untouched bodies print verbatim.
+
+All problems surface as `IRParseError` with the file's line and column.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from enzc.ir.errors import IRParseError, position
+from enzc.ir.module import BasicBlock, Function, Module
+from enzc.ir.names import unescape
+from enzc.ir.parser_lalr import Engine, SyntaxProblem
+from enzc.ir.parser_metadata import MDSyntax, parse_attribute_group, parse_definition
+from enzc.ir.parser_transform import Builder, BuildError
+
+_CLOSE_BRACE = re.compile(r"^\}", re.M)
+_HEADER_LINE = re.compile(
+    r'(?:(source_filename)[ \t]*=[ \t]*"([^"]*)"'
+    r'|target[ \t]+(datalayout|triple)[ \t]*=[ \t]*"([^"]*)"'
+    r'|(module)[ \t]+asm[ \t]+"([^"]*)")[ \t]*(?:;.*)?\Z'
+)
+
+_engine: Engine | None = None
+_builder: Builder | None = None
+
+
+def _get_engine() -> tuple[Engine, Builder]:
+    """The grammar tables are built once per process (and cached on disk by lark)."""
+    global _engine, _builder
+    if _engine is None:
+        builder = Builder()
+        _engine = Engine(builder, ["module", "body"])
+        _builder = builder
+    assert _builder is not None
+    return _engine, _builder
+
+
+@dataclass
+class _Definition:
+    """Where a function definition sits in the module text."""
+
+    start: int
+    """Offset of `define`."""
+    brace: int
+    """Offset of the `{` that opens the body."""
+    close: int
+    """Offset of the closing `}`."""
+    brace_line: int
+    brace_column: int
+
+
+def _decode(s: str) -> str:
+    return unescape(s).decode("utf-8", "surrogateescape")
+
+
+class _ModuleReader:
+    """One parse of one module text."""
+
+    def __init__(self, text: str, filename: str) -> None:
+        self.text = text
+        self.filename = filename
+        self.module = Module()
+        self.pieces: list[str] = []
+        self.open_entity = -1
+        self.definitions: list[_Definition] = []
+        self.md_lines: list[tuple[int, str]] = []
+        self.attr_lines: list[tuple[int, str]] = []
+
+    def error(self, line: int, column: int, message: str) -> IRParseError:
+        return IRParseError(self.filename, line, column, message)
+
+    def _close_entity(self) -> None:
+        if self.open_entity >= 0:
+            self.pieces[self.open_entity] += "\x00"
+            self.open_entity = -1
+
+    def scan(self) -> None:
+        """Sort the lines of the text by kind (step 1)."""
+        text = self.text
+        n = len(text)
+        pieces = self.pieces
+        pos = 0
+        lineno = 1
+        while pos < n:
+            eol = text.find("\n", pos)
+            if eol < 0:
+                eol = n
+            c = text[pos] if pos < eol else "\n"
+            if c == "!":
+                self._close_entity()
+                self.md_lines.append((lineno, text[pos:eol].rstrip()))
+                pieces.append("")
+            elif c == ";" or c == "\n" or c == "\r":
+                pieces.append("")
+            elif c == "d" and text.startswith("define", pos) and not text[pos + 6 : pos + 7].isalnum():
+                self._close_entity()
+                pos, lineno = self._definition(pos, lineno)
+                continue
+            elif c == "a" and text.startswith("attributes", pos):
+                self._close_entity()
+                self.attr_lines.append((lineno, text[pos:eol].rstrip()))
+                pieces.append("")
+            elif c in "stm" and (m := _HEADER_LINE.match(text[pos:eol].rstrip())):
+                self._close_entity()
+                self._header_line(m)
+                pieces.append("")
+            elif c == "^" or (c == "u" and text.startswith("uselistorder", pos)):
+                self._close_entity()
+                self.module.extra_lines.append(text[pos:eol].rstrip())
+                pieces.append("")
+            elif c in " \t":
+                # A continuation of the open entity (or, unusually indented, a new one).
+                line = text[pos:eol]
+                if line.strip():
+                    pieces.append(line)
+                    self.open_entity = len(pieces) - 1
+                else:
+                    pieces.append("")
+            else:
+                self._close_entity()
+                pieces.append(text[pos:eol])
+                self.open_entity = len(pieces) - 1
+            pos = eol + 1
+            lineno += 1
+        self._close_entity()
+
+    def _header_line(self, m: re.Match) -> None:
+        mod = self.module
+        if m.group(1):
+            mod.source_filename = _decode(m.group(2))
+        elif m.group(3) == "datalayout":
+            mod.datalayout = _decode(m.group(4))
+        elif m.group(3) == "triple":
+            mod.triple = _decode(m.group(4))
+        else:
+            mod.module_asm.append(_decode(m.group(6)))
+
+    def _definition(self, pos: int, lineno: int) -> tuple[int, int]:
+        """Record a `define` whose first line starts at `pos`; returns the position after it."""
+        text = self.text
+        n = len(text)
+        # The header ends at the first line ending in `{` (LLVM writes it on one line).
+        scan = pos
+        header_lines = 0
+        while True:
+            eol = text.find("\n", scan)
+            if eol < 0:
+                eol = n
+            line = text[scan:eol].rstrip()
+            if line.endswith("{"):
+                brace = scan + len(line) - 1
+                break
+            if eol >= n:
+                raise self.error(lineno + header_lines, len(line) + 1, "expected '{' to start the function body")
+            scan = eol + 1
+            header_lines += 1
+        m = _CLOSE_BRACE.search(text, brace + 1)
+        if m is None:
+            last = text.count("\n", 0, n) + (0 if text.endswith("\n") else 1)
+            raise self.error(max(last, 1), 1, "expected '}' at end of function body")
+        close = m.start()
+        brace_line = lineno + header_lines
+        brace_column = brace - (text.rfind("\n", 0, brace) + 1) + 1
+        self.definitions.append(_Definition(pos, brace, close, brace_line, brace_column))
+        header = text[pos : brace + 1].split("\n")
+        header[-1] += "\x00"
+        self.pieces.extend(header)
+        end = text.find("\n", close)
+        if end < 0:
+            end = n
+        body_lines = text.count("\n", brace + 1, end)
+        self.pieces.extend([""] * body_lines)
+        if end < n:
+            return end + 1, brace_line + body_lines + 1
+        return n, brace_line + body_lines
+
+    def parse(self, lazy: bool) -> Module:
+        self.scan()
+        engine, builder = _get_engine()
+        module = self.module
+        eager = "\n".join(self.pieces)
+        builder.begin_module(module)
+        try:
+            engine.parse(eager, "module")
+            builder.resolve_module()
+        except (SyntaxProblem, BuildError) as e:
+            raise self.error(*position(eager, e.pos), e.message) from None
+        self._metadata()
+        self._attribute_groups()
+        for fn, names, d in zip(builder.defined_functions, builder.header_arg_names, self.definitions):
+            self._make_lazy(fn, names, d)
+        if not lazy:
+            for fn in module.functions.values():
+                fn.blocks  # noqa: B018 - parse now
+        return module
+
+    def _metadata(self) -> None:
+        module = self.module
+        for lineno, line in self.md_lines:
+            try:
+                key, node = parse_definition(line, module.get_global)
+            except MDSyntax as e:
+                raise self.error(lineno, e.column, e.message) from None
+            if isinstance(node, list):
+                if key in module.named_metadata:
+                    raise self.error(lineno, 1, f"redefinition of named metadata '!{key}'")
+                module.named_metadata[key] = node
+            else:
+                if key in module.metadata:
+                    raise self.error(lineno, 1, f"metadata id '!{key}' is already defined")
+                module.metadata[key] = node
+
+    def _attribute_groups(self) -> None:
+        groups = self.module.attribute_groups
+        for lineno, line in self.attr_lines:
+            try:
+                key, attrs = parse_attribute_group(line)
+            except MDSyntax as e:
+                raise self.error(lineno, e.column, e.message) from None
+            if key in groups:
+                raise self.error(lineno, 1, f"attribute group '#{key}' is already defined")
+            groups[key] = attrs
+
+    def _make_lazy(self, fn: Function, arg_names: list[str | None], d: _Definition) -> None:
+        module = self.module
+        filename = self.filename
+        source = self.text[d.start : d.close + 1]
+        body_start = d.brace + 1 - d.start
+        body_end = d.close - d.start
+
+        def materialize(f: Function) -> list[BasicBlock]:
+            body = f.source_text[body_start:body_end] if f.source_text is not None else source[body_start:body_end]
+            return _parse_body(module, f, body, arg_names, filename, d.brace_line, d.brace_column)
+
+        fn.set_lazy_body(source, materialize)
+        fn.source_header_key = fn.header_key()
+
+
+def _parse_body(module: Module, fn: Function, body: str, arg_names: list[str | None], filename: str,
+                brace_line: int, brace_column: int) -> list[BasicBlock]:
+    """Parse one function body; positions are reported relative to the whole file."""
+    engine, builder = _get_engine()
+    builder.begin_body(module, fn, arg_names)
+    try:
+        engine.parse(body, "body")
+        return builder.finish_body(len(body))
+    except (SyntaxProblem, BuildError) as e:
+        builder.abandon_body()
+        line, column = position(body, e.pos)
+        if line == 1:
+            column += brace_column
+        raise IRParseError(filename, brace_line + line - 1, column, e.message) from None
+
+
+def parse_module(text: str, *, filename: str = "<stdin>", lazy: bool = True) -> Module:
+    """Parse a module's text. With `lazy`, function bodies are parsed on first access."""
+    return _ModuleReader(text, filename).parse(lazy)
