@@ -10,6 +10,7 @@ exponent) stay integers until mixed with floats.
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
@@ -203,7 +204,7 @@ def emit(tree: object, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) 
             case Num(value=v):
                 if want_int and v == int(v):
                     return ConstantInt(I32, int(v))
-                return const_fp(ftype, v)
+                return const_fp(ftype, representable(v, ftype))
             case Var(name=n):
                 return var(n)
             case Unary(operand=x):
@@ -230,6 +231,14 @@ def emit(tree: object, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) 
         raise RuleError(f"cannot emit {node!r}")
 
     return to_float(go(tree))
+
+
+def representable(value: float, t: Type) -> float:
+    """`value` rounded to the precision of `t`'s scalar type (LLVM rejects inexact
+    float constants); double and wider keep the Python double."""
+    kind = t.scalar.kind  # type: ignore[attr-defined]
+    fmt = {"float": "f", "half": "e"}.get(kind)
+    return struct.unpack(fmt, struct.pack(fmt, value))[0] if fmt else value
 
 
 def type_suffix(t: Type) -> str:
