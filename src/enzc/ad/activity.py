@@ -45,7 +45,7 @@ from enzc.ir.module import Function, Module
 from enzc.ir.types import ArrayType, FloatType, NamedStructType, PointerType, StructType, Type, VectorType
 from enzc.ir.values import Value
 
-from enzc.ad.calls import CallKind, classify
+from enzc.ad.calls import CallKind, classify, writes_memory
 from enzc.ad.rules import rule_for
 
 
@@ -91,6 +91,7 @@ class Activity:
     function: Function
     args: tuple[ArgActivity, ...]
     active_return: bool
+    module: Module | None = None
     shadowed: set[Value] = field(default_factory=set)
     """Pointers into memory with a shadow."""
     varied: set[Value] = field(default_factory=set)
@@ -112,10 +113,22 @@ class Activity:
             case Store():
                 return inst.ptr in self.shadowed and carries_float(inst.value.type)
             case CallBase():
-                return any(a in self.shadowed for a in inst.args) or any(self.is_active_value(a) for a in inst.args)
+                return self._call_is_active(inst)
             case Ret():
                 return self.active_return and inst.value is not None and self.is_active_value(inst.value)
         return False
+
+    def _call_is_active(self, call: CallBase) -> bool:
+        """Calls without an active result matter only if they may move derivatives
+        through shadowed memory (read-only calls returning non-floats never do)."""
+        kind = classify(call, lambda n: rule_for(n) is not None)
+        shadow_args = [a for a in call.args if a in self.shadowed]
+        match kind:
+            case CallKind.INACTIVE | CallKind.RULE:
+                return False
+            case CallKind.MEMSET | CallKind.MEMCPY:
+                return bool(shadow_args)
+        return bool(shadow_args) and writes_memory(call, self.module)
 
     def text(self) -> str:
         """The text form described in the module docstring."""
@@ -151,7 +164,7 @@ def parse_activity_text(text: str) -> dict[str, bool]:
 
 def analyze(fn: Function, args: tuple[ArgActivity, ...], active_return: bool, module: Module | None = None) -> Activity:
     """Compute activity of every value of `fn` for the given argument classes."""
-    act = Activity(fn, args, active_return)
+    act = Activity(fn, args, active_return, module)
     insts = list(fn.instructions())
     for a, cls in zip(fn.args, args):
         if cls.has_shadow:
