@@ -132,11 +132,12 @@ class Activity:
 
     def text(self) -> str:
         """The text form described in the module docstring."""
+        slots = _slot_numbers(self.function)
         lines = []
         for a in self.function.args:
-            lines.append(f"{_word(self.is_active_value(a))} {_label(a)}")
+            lines.append(f"{_word(self.is_active_value(a))} {_label(a, slots)}")
         for inst in self.function.instructions():
-            lines.append(f"{_word(self.is_active_instruction(inst))} {_label(inst)}")
+            lines.append(f"{_word(self.is_active_instruction(inst))} {_label(inst, slots)}")
         return "\n".join(lines) + "\n"
 
 
@@ -144,8 +145,27 @@ def _word(active: bool) -> str:
     return "active" if active else "inactive"
 
 
-def _label(v: Value) -> str:
-    return v.ref() if v.name is not None else str(v).strip()
+def _slot_numbers(fn: Function) -> dict[Value, int]:
+    """LLVM's numbering of unnamed values: arguments, then each block and its values."""
+    slots: dict[Value, int] = {}
+    for a in fn.args:
+        if a.name is None:
+            slots[a] = len(slots)
+    for b in fn.blocks:
+        if b.name is None:
+            slots[b] = len(slots)
+        for inst in b.instructions:
+            if inst.name is None and inst.type.is_first_class:
+                slots[inst] = len(slots)
+    return slots
+
+
+def _label(v: Value, slots: dict[Value, int]) -> str:
+    if v.name is not None:
+        return v.ref()
+    if v in slots:
+        return f"%{slots[v]}"
+    return str(v).strip().splitlines()[-1]
 
 
 def parse_activity_text(text: str) -> dict[str, bool]:
