@@ -132,7 +132,7 @@ class Activity:
 
     def text(self) -> str:
         """The text form described in the module docstring."""
-        slots = _slot_numbers(self.function)
+        slots = slot_numbers(self.function)
         lines = []
         for a in self.function.args:
             lines.append(f"{_word(self.is_active_value(a))} {_label(a, slots)}")
@@ -145,7 +145,7 @@ def _word(active: bool) -> str:
     return "active" if active else "inactive"
 
 
-def _slot_numbers(fn: Function) -> dict[Value, int]:
+def slot_numbers(fn: Function) -> dict[Value, int]:
     """LLVM's numbering of unnamed values: arguments, then each block and its values."""
     slots: dict[Value, int] = {}
     for a in fn.args:

@@ -110,7 +110,7 @@ class CacheManager:
         for s in strides:
             row = b.mul(row, s, "cache.row")
         head_tc = gu.trip_count(head)
-        name = (value.name or "v") + ".cache"
+        name = gu.label(value) + ".cache"
         if head_tc is not None and head_tc.exact:
             count = head_tc.emit(b, gu.new_value)
             base = b.call(_malloc(gu.module), [b.mul(count, row, "cache.bytes")], name)
@@ -162,7 +162,7 @@ class CacheManager:
         ivs = [gu.reverse_counter(L) for L in cache.loops]
         index = _linear(b, ivs, strides)
         slot = b.gep(value.type, data, [index], "cache.slot")
-        return b.load(value.type, slot, (value.name or "v") + ".cached")
+        return b.load(value.type, slot, gu.label(value) + ".cached")
 
     def emit_frees(self) -> None:
         """Free every cache on the edge leaving the reverse of its chunk's outer loop."""

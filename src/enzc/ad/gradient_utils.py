@@ -49,7 +49,7 @@ from enzc.ir.transforms import clone_instruction
 from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStructType, StructType, Type
 from enzc.ir.values import Argument, Constant, ConstantInt, GlobalValue, Value
 
-from enzc.ad.activity import Activity, carries_float
+from enzc.ad.activity import Activity, carries_float, slot_numbers
 from enzc.ad.cache import CacheManager
 from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.diagnostics import ad_error
@@ -111,7 +111,15 @@ class GradientUtils:
         self.free_anchors: dict[Loop, BasicBlock] = {}
         self._trip_counts: dict[Loop, TripCount | None] = {}
         self._written: list[Value] | None = None
+        self.slots = slot_numbers(original)
         self.cache = CacheManager(self)
+
+    def label(self, v: Value) -> str:
+        """A readable name for new values made from `v`: its name, or its slot number."""
+        if v.name is not None:
+            return v.name
+        slot = self.slots.get(self.original_of.get(v, v))
+        return str(slot) if slot is not None else "v"
 
     # -- errors --------------------------------------------------------------------------
     def error(self, inst: Instruction | None, what: str, hint: str | None = None):
@@ -229,7 +237,7 @@ class GradientUtils:
         if slot is None:
             b = IRBuilder(self.new.entry)
             with b.goto_entry_allocas():
-                slot = b.alloca(v.type, name="d." + (v.name or "v"))  # type: ignore[assignment]
+                slot = b.alloca(v.type, name="d." + self.label(v))  # type: ignore[assignment]
                 b.store(b.const_zero(v.type), slot)
             self.adjoint_slots[v] = slot  # type: ignore[assignment]
         return slot  # type: ignore[return-value]
@@ -242,7 +250,7 @@ class GradientUtils:
     def take_adjoint(self, v: Value) -> Value:
         """Load and clear the adjoint of `v` at the builder's position."""
         slot = self.adjoint_slot(v)
-        d = self.b.load(v.type, slot, "d." + (v.name or "v") + ".val")
+        d = self.b.load(v.type, slot, "d." + self.label(v) + ".val")
         self.b.store(self.b.const_zero(v.type), slot)
         return d
 
@@ -359,7 +367,7 @@ class GradientUtils:
             if all(self.dt.block_dominates(ob, r) for r in self.return_blocks):
                 result: Value = v
             else:
-                result = self.b.load(v.type, self._spill(v), (v.name or "v") + ".spilled")
+                result = self.b.load(v.type, self._spill(v), self.label(v) + ".spilled")
         else:
             ctx_loops = self.loops.loops_of(self.context) if self.context is not None else []
             if ctx_loops[: len(loops_v)] != loops_v:
@@ -374,7 +382,7 @@ class GradientUtils:
         if slot is None:
             b = IRBuilder(self.new.entry)
             with b.goto_entry_allocas():
-                slot = b.alloca(v.type, name=(v.name or "v") + ".spill")  # type: ignore[assignment]
+                slot = b.alloca(v.type, name=self.label(v) + ".spill")  # type: ignore[assignment]
             if isinstance(v, Phi):
                 b.position_after_phis(v.parent)  # type: ignore[arg-type]
             else:
@@ -397,7 +405,7 @@ class GradientUtils:
             new.metadata = {k: m for k, m in new.metadata.items() if k != "dbg"}
             for k, o in enumerate(ops):
                 new.set_operand(k, o)
-            return self.b.insert(new, (v.name or "v") + ".re")
+            return self.b.insert(new, self.label(v) + ".re")
         return self.cache.load(v)
 
     def _recomputable(self, v: Value, loop: Loop, depth: int) -> bool:
@@ -450,11 +458,11 @@ class GradientUtils:
         k = self.reverse_counter(loop)
         base = self.lookup(start)
         if is_pointer:
-            return b.gep(I8, base, [b.mul(k, step, "aff.off")], (phi.name or "p") + ".re")
+            return b.gep(I8, base, [b.mul(k, step, "aff.off")], self.label(phi) + ".re")
         ty = phi.type
         assert isinstance(ty, IntType)
         kk = k if ty.bits == 64 else (b.trunc(k, ty, "aff.k") if ty.bits < 64 else b.zext(k, ty, "aff.k"))
-        return b.add(base, b.mul(kk, ConstantInt(ty, step.value), "aff.off"), (phi.name or "i") + ".re")  # type: ignore[attr-defined]
+        return b.add(base, b.mul(kk, ConstantInt(ty, step.value), "aff.off"), self.label(phi) + ".re")  # type: ignore[attr-defined]
 
     # -- memory facts ----------------------------------------------------------------------
     def _memory_unchanged(self, load: Load) -> bool:

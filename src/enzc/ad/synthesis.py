@@ -164,7 +164,7 @@ class _Reverse:
         g = gu.new
         blocks = [b for b in gu.original.blocks if b in self.live]
         for b in reversed(blocks):
-            self.rev[b] = new_block(g, f"rev.{b.name or 'bb'}")
+            self.rev[b] = new_block(g, f"rev.{gu.label(b)}")
         self.exit = new_block(g, "rev.exit")
         for b in gu.original.blocks:
             if isinstance(b.terminator, Ret):
@@ -264,7 +264,7 @@ class _Reverse:
     def _edge(self, block: BasicBlock, pred: BasicBlock, phi_adjoints: list[tuple[Phi, Value]]) -> BasicBlock:
         """Edge block on the reverse edge block -> pred (see the module docstring)."""
         gu = self.gu
-        eb = new_block(gu.new, f"rev.{block.name or 'bb'}.from.{pred.name or 'bb'}")
+        eb = new_block(gu.new, f"rev.{gu.label(block)}.from.{gu.label(pred)}")
         eb.append(Br(self.rev[pred]))
         saved = gu.enter_context(eb, block)
         for phi, d in phi_adjoints:
