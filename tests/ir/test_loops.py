@@ -291,9 +291,190 @@ def test_preheader_absent_with_two_entries_and_shared_header():
     assert loop.trip_count() is None and loop.subloops == []
 
 
+def test_ensure_preheader_merges_entering_edges():
+    m = Module()
+    fn = m.add_function("two", FunctionType(VOID, (I1, I64)))
+    fn.blocks = []
+    b = IRBuilder(fn.append_block("entry"))
+    a, c, h, out = (b.append_block(x) for x in ("a", "c", "h", "out"))
+    b.cond_br(fn.args[0], a, c)
+    for blk in (a, c):
+        b.position_at_end(blk)
+        b.br(h)
+    b.position_at_end(h)
+    i = b.phi(I64, [(ConstantInt(I64, 0), a), (fn.args[1], c)], "i")
+    same = b.phi(I64, [(fn.args[1], a), (fn.args[1], c)], "same")
+    nxt = b.add(i, same, "i.next")
+    b.cond_br(b.icmp("slt", nxt, ConstantInt(I64, 10)), h, out)
+    i.add_incoming(nxt, h)
+    same.add_incoming(same, h)
+    b.position_at_end(out)
+    b.ret_void()
+    li = LoopInfo(fn)
+    (loop,) = li.loops
+    assert loop.preheader is None
+    pre = li.ensure_preheader(loop)
+    assert pre.name == "h.preheader" and loop.preheader is pre and li.ensure_preheader(loop) is pre
+    merged = pre.instructions[0]
+    assert isinstance(merged, Phi) and merged.name == "i.ph" and len(pre.instructions) == 2
+    assert i.incoming == [(merged, pre), (nxt, h)] and same.incoming == [(fn.args[1], pre), (same, h)]
+    assert li.dom.idom(h) is pre and li.loop_for(pre) is None
+    verify_function(fn)
+
+
+def test_ensure_preheader_of_an_inner_loop_joins_the_outer_loop():
+    fn = _nested_with_break()
+    li = LoopInfo(fn)
+    outer = li.loops[0]
+    (inner,) = outer.subloops
+    blk = {bb.name: bb for bb in fn.blocks}
+    assert inner.preheader is blk["outer"]
+    # make %outer branch to the inner header conditionally: no dedicated preheader
+    blk["outer"].terminator.erase()
+    blk["outer"].append(Br(fn.args[2], blk["inner"], blk["outer.latch"]))
+    li = LoopInfo(fn)
+    outer = li.loops[0]
+    (inner,) = outer.subloops
+    assert inner.preheader is None
+    pre = li.ensure_preheader(inner)
+    assert li.loop_for(pre) is outer and outer.contains(pre) and not inner.contains(pre)
+    verify_function(fn)
+
+
 def test_unreachable_loop_is_ignored():
     fn, _ = counted_loop("rotated", 0, 10, 1, "ne", True)
     dead = fn.append_block("dead")
     dead.append(Br(dead))
     li = LoopInfo(fn)
     assert len(li.loops) == 1 and li.loop_for(dead) is None
+
+
+# ---------------------------------------------------------------------------
+# Loops as clang-22 emits them
+
+import subprocess  # noqa: E402
+
+import enzc.ir as ir  # noqa: E402
+from enzc.ir.instructions import Cast  # noqa: E402
+
+LOOPS_C = r"""
+double sum(const double *x, long n) { double s = 0; for (long i = 0; i < n; i++) s += x[i]; return s; }
+double sum_int(const double *x, int n) { double s = 0; for (int i = 0; i < n; i++) s += x[i]; return s; }
+double sum100(const double *x) { double s = 0; for (int i = 0; i < 100; i++) s += x[i] * x[i]; return s; }
+double nested(const double *a, int n, int m) {
+    double s = 0;
+    for (int i = 0; i < n; i++) for (int j = 0; j < m; j++) s += a[i * m + j];
+    return s;
+}
+double early(const double *x, int n) {
+    double s = 0;
+    for (int i = 0; i < n; i++) { if (x[i] < 0) break; s += x[i]; }
+    return s;
+}
+double halving(double x, unsigned long k) { while (k > 1) { k = (k & 1) ? 3 * k + 1 : k / 2; x *= 1.5; } return x; }
+double down(const double *x, int n) { double s = 0; for (int i = n - 1; i >= 0; i--) s += x[i]; return s; }
+"""
+
+
+def _clang_module(tmp_path, level):
+    src = tmp_path / "loops.c"
+    src.write_text(LOOPS_C)
+    out = tmp_path / f"loops{level}.ll"
+    if level == "-O2":  # the O2* pipeline enzcc runs before AD: no unrolling or vectorization
+        cmd = ["clang-22", "-O2", "-fno-unroll-loops", "-fno-vectorize", "-fno-slp-vectorize"]
+        subprocess.run([*cmd, "-S", "-emit-llvm", "-o", str(out), str(src)], check=True)
+    else:  # -O0 without optnone, then mem2reg: the loop shapes before any loop pass
+        raw = tmp_path / "raw.ll"
+        subprocess.run(["clang-22", "-O0", "-Xclang", "-disable-O0-optnone", "-S", "-emit-llvm", "-o", str(raw), str(src)],
+                       check=True)
+        subprocess.run(["opt-22", "-passes=mem2reg", "-S", "-o", str(out), str(raw)], check=True)
+    m = ir.parse_module(out.read_text())
+    for fn in m.functions.values():
+        if not fn.is_declaration:
+            ir.verify_function(fn)
+    return m
+
+
+@pytest.fixture(scope="module")
+def o2(tmp_path_factory):
+    return _clang_module(tmp_path_factory.mktemp("o2"), "-O2")
+
+
+@pytest.fixture(scope="module")
+def o0(tmp_path_factory):
+    return _clang_module(tmp_path_factory.mktemp("o0"), "-O0")
+
+
+def _loops(m, name):
+    fn = m.functions[name]
+    return fn, list(LoopInfo(fn))
+
+
+def test_clang_o2_for_loop_counts_n(o2):
+    fn, (loop,) = _loops(o2, "sum")
+    tc = loop.trip_count()
+    assert tc.value is fn.args[1] and tc.exit_in_latch and tc.describe() == "%1"
+    assert loop.latch is loop.header  # rotated: one block
+    assert loop.preheader is None  # the guard branches straight into the loop
+    iv = loop.canonical_induction_variable()
+    assert iv.start.value == 0 and iv.step == 1 and tc.iv.phi is iv.phi
+    # `int n`: the count is the widened bound `zext nneg i32 %n to i64`
+    fn, (loop,) = _loops(o2, "sum_int")
+    v = loop.trip_count().value
+    assert isinstance(v, Cast) and v.opcode == "zext" and v.value is fn.args[1]
+    assert v.parent is not None and not loop.contains(v)
+
+
+def test_clang_constant_bound(o2, o0):
+    for m in (o2, o0):
+        _, (loop,) = _loops(m, "sum100")
+        assert loop.constant_trip_count() == 100
+        assert loop.trip_count().header_executions == (100 if loop.trip_count().exit_in_latch else 101)
+
+
+def test_clang_nested_and_early_exit(o2, o0):
+    for m in (o2, o0):
+        fn, (outer, inner) = _loops(m, "nested")
+        assert inner.parent is outer and outer.subloops == [inner] and inner.depth == 2
+        assert inner.trip_count() is not None and outer.trip_count() is not None
+        fn, (loop,) = _loops(m, "early")
+        assert len(loop.exiting_blocks) == 2 and len(loop.exit_blocks) >= 1
+        assert loop.trip_count() is None
+    _, (outer, inner) = _loops(o2, "nested")
+    assert inner.trip_count().describe() != outer.trip_count().describe()
+
+
+def test_clang_data_dependent_while_loop(o2, o0):
+    for m in (o2, o0):
+        _, (loop,) = _loops(m, "halving")
+        assert loop.trip_count() is None and loop.canonical_induction_variable() is None
+
+
+def test_clang_o0_mem2reg_header_test(o0):
+    fn, (loop,) = _loops(o0, "sum")
+    tc = loop.trip_count()
+    assert not tc.exit_in_latch and tc.end is fn.args[1] and tc.describe() == "smax(%1, 0)"
+    assert tc.iv.phi.parent is loop.header and tc.iv.increment.parent is loop.latch
+    fn, (loop,) = _loops(o0, "down")
+    tc = loop.trip_count()
+    assert tc.iv.step == -1 and tc.predicate == "sge" and tc.describe().startswith("smax(")
+
+
+def test_materialized_trip_count_is_valid_llvm(o2, tmp_path):
+    """Emit the counts at each preheader and store them; LLVM must accept the result."""
+    for name in ("sum", "sum_int", "nested", "down"):
+        fn = o2.functions[name]
+        li = LoopInfo(fn)
+        for loop in list(li):
+            tc = loop.trip_count()
+            pre = li.ensure_preheader(loop)
+            assert loop.preheader is pre and pre.successors == [loop.header]
+            b = IRBuilder()
+            b.position_before_terminator(pre)
+            count = tc.materialize(b, "header_executions")
+            slot = b.alloca(count.type, name="tc.slot")
+            b.store(count, slot)
+        ir.verify_function(fn)
+    path = tmp_path / "out.ll"
+    path.write_text(ir.print_module(o2))
+    subprocess.run(["opt-22", "-passes=verify", "-disable-output", str(path)], check=True)

@@ -63,7 +63,8 @@ def test_valid_function_passes_and_errors_are_enzc_errors():
         verify_function(fn)
     assert isinstance(err.value, EnzcError)
     assert err.value.problems[0] == "@sum, block %entry: empty block (every block needs a terminator)"
-    assert "@sum, block %loop, %i = phi: incoming block %entry is not a predecessor" in err.value.problems
+    assert ("@sum, block %loop, %i = phi: incoming block %entry is not a predecessor"
+            " (in `%i = phi i64 [ 0, %entry ], [ %i.next, %loop ]`)") in err.value.problems
     with pytest.raises(VerificationError):
         verify_module(m)
 

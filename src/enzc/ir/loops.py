@@ -485,6 +485,51 @@ class LoopInfo:
         loop.blocks = list(loop.block_set)
         return loop
 
+    def ensure_preheader(self, loop: Loop) -> BasicBlock:
+        """The loop's preheader, creating one (LLVM's loop-simplify) if it has none:
+        a new block that all entering edges go through, with header phi entries from
+        several entering blocks merged into a phi there. Keeps this LoopInfo (the new
+        block joins the enclosing loops) and its dominator tree up to date."""
+        pre = loop.preheader
+        if pre is not None:
+            return pre
+        from enzc.ir.builder import new_block  # late: the builder imports nothing from here
+
+        header = loop.header
+        fn = header.parent
+        assert fn is not None
+        entering = loop.entering_blocks
+        pos = fn.blocks.index(header)
+        pre = new_block(fn, f"{header.name or 'loop'}.preheader", after=fn.blocks[pos - 1] if pos else None)
+        if pos == 0:
+            fn.blocks.remove(pre)
+            fn.blocks.insert(0, pre)
+        for e in entering:
+            term = e.terminator
+            assert term is not None
+            for k, op in enumerate(term.operands):
+                if op is header:
+                    term.set_operand(k, pre)
+        for phi in header.phis:
+            outside = [(v, b) for v, b in phi.incoming if b in entering]
+            inside = [(v, b) for v, b in phi.incoming if b not in entering]
+            merged: Value = outside[0][0]
+            if any(v is not merged for v, _ in outside):
+                merged = Phi(phi.type, outside)
+                merged.name = None if phi.name is None else f"{phi.name}.ph"
+                pre.append(merged)
+            phi.set_operands([x for pair in [(merged, pre), *inside] for x in pair])
+        pre.append(Br(header))
+        parent = loop.parent
+        if parent is not None:
+            self._innermost[pre] = parent
+        while parent is not None:
+            parent.block_set.add(pre)
+            parent.blocks.append(pre)
+            parent = parent.parent
+        self.dom = DominatorTree(fn)
+        return pre
+
     def __iter__(self) -> Iterator[Loop]:
         """Every loop, outer before inner."""
         stack = list(reversed(self.loops))

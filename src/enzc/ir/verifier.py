@@ -53,7 +53,7 @@ from enzc.ir.types import (
     VectorType,
     aggregate_member,
 )
-from enzc.ir.values import Argument, ConstantInt, ConstantSplat, Value
+from enzc.ir.values import Argument, Constant, ConstantInt, ConstantSplat, Value
 
 FP_BINOPS = {"fadd", "fsub", "fmul", "fdiv", "frem"}
 
@@ -117,6 +117,17 @@ class _Checker:
         self.problems: list[str] = []
         self.blocks = set(fn.blocks)
         self.slots = None
+
+    def ref(self, v: Value) -> str:
+        """`v` spelled as the printer would (`%loop`, `%7`)."""
+        from enzc.ir.printer import Slots
+
+        if self.slots is None:
+            self.slots = Slots(self.fn)
+        return self.slots.ref(v)
+
+    def typed(self, v: Value) -> str:
+        return self.ref(v) if isinstance(v, BasicBlock) else f"{v.type} {self.ref(v)}"
 
     def report(self, block: BasicBlock | None, inst: Instruction | None, msg: str) -> None:
         """Record `msg`; the line names the function, block and instruction, and ends
@@ -218,20 +229,20 @@ class _Checker:
             counts: Counter[BasicBlock] = Counter()
             for v, inc in phi.incoming:
                 if not isinstance(inc, BasicBlock):
-                    self.report(b, phi, f"incoming block operand {_ref(inc)} is not a block")
+                    self.report(b, phi, f"incoming block operand {self.typed(inc)} is not a block")
                     continue
                 counts[inc] += 1
-                if inc in seen and seen[inc] is not v:
-                    self.report(b, phi, f"two different values for predecessor %{inc.name}")
+                if inc in seen and not _same_value(seen[inc], v):
+                    self.report(b, phi, f"two different values for predecessor {self.ref(inc)}")
                 seen[inc] = v
             for inc, n in counts.items():
                 if inc not in edges:
-                    self.report(b, phi, f"incoming block %{inc.name} is not a predecessor")
+                    self.report(b, phi, f"incoming block {self.ref(inc)} is not a predecessor")
                 elif n != edges[inc]:
-                    self.report(b, phi, f"{n} entries for predecessor %{inc.name}, which has {edges[inc]} edges here")
+                    self.report(b, phi, f"{n} entries for predecessor {self.ref(inc)}, which has {edges[inc]} edges here")
             for p in edges:
                 if p not in counts:
-                    self.report(b, phi, f"no entry for predecessor %{p.name}")
+                    self.report(b, phi, f"no entry for predecessor {self.ref(p)}")
 
     def check_operands(self, b: BasicBlock, inst: Instruction, dt: DominatorTree | None) -> None:
         for k, (op, use) in enumerate(zip(inst._operands, inst._operand_uses)):
@@ -239,19 +250,19 @@ class _Checker:
                 self.report(b, inst, f"operand {k} is missing")
                 continue
             if use.user is not inst or use.index != k or use not in op.uses:
-                self.report(b, inst, f"use list of operand {k} ({_ref(op)}) does not record this use")
+                self.report(b, inst, f"use list of operand {k} ({self.typed(op)}) does not record this use")
             if isinstance(op, Instruction):
                 ob = op.parent
                 if ob is None:
-                    self.report(b, inst, f"operand {_ref(op)} is not in any block (erased or detached)")
+                    self.report(b, inst, f"operand {self.typed(op)} is not in any block (erased or detached)")
                 elif ob.parent is not self.fn or ob not in self.blocks:
-                    self.report(b, inst, f"operand {_ref(op)} is defined in another function")
+                    self.report(b, inst, f"operand {self.typed(op)} is defined in another function")
                 elif dt is not None and not dt.dominates(op, use):
-                    self.report(b, inst, f"operand {_ref(op)} does not dominate this use")
+                    self.report(b, inst, f"operand {self.typed(op)} does not dominate this use")
             elif isinstance(op, Argument) and op.parent is not self.fn:
-                self.report(b, inst, f"argument {_ref(op)} belongs to another function")
+                self.report(b, inst, f"argument {self.typed(op)} belongs to another function")
             elif isinstance(op, BasicBlock) and op not in self.blocks:
-                self.report(b, inst, f"block operand {_ref(op)} is not a block of this function")
+                self.report(b, inst, f"block operand {self.typed(op)} is not a block of this function")
         for rec in inst.debug_records:
             for k, (op, use) in enumerate(zip(rec._operands, rec._operand_uses)):
                 if use.user is not rec or use.index != k or use not in op.uses:
@@ -282,6 +293,18 @@ def _ref(v: Value) -> str:
         return v.typed_ref() if not isinstance(v, BasicBlock) else v.ref()
     except ValueError:
         return f"<unnamed {v.type}>"
+
+
+def _same_value(a: Value, b: Value) -> bool:
+    """Identical, or equal constants (the parser makes one object per occurrence)."""
+    if a is b:
+        return True
+    if isinstance(a, Constant) and isinstance(b, Constant) and a.type == b.type:
+        try:
+            return a.ref() == b.ref()
+        except ValueError:
+            return False
+    return False
 
 
 def _same_shape(a: Type, b: Type) -> bool:
