@@ -101,6 +101,18 @@ def cmake_build(toolchain: bool, work: Path, env: dict[str, str]) -> Measurement
                  ["cmake", "--build", "."]], build, env)
 
 
+def corpus_objects(cc: str, work: Path, env: dict[str, str]) -> Measurement:
+    """`-c` of every file of the IR corpus, one invocation per file (like make -j1)."""
+    corpus = ROOT / "tests" / "ir" / "corpus"
+    target = work / "corpus"
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir()
+    extra = ["--enzc-time"] if "enzc" in cc else []
+    sources = sorted(corpus.glob("*.c")) + sorted(corpus.glob("*.cpp"))
+    return _run([[cc, "-O2", *extra, "-c", str(src), "-o", src.stem + ".o"] for src in sources],
+                target, env)
+
+
 Build = Callable[[Path, dict[str, str]], Measurement]
 SAMPLES: list[tuple[str, Build, Build]] = [
     ("multi: one command, 6 C files", lambda w, e: multi_one_command("clang-22", w, e),
@@ -111,6 +123,8 @@ SAMPLES: list[tuple[str, Build, Build]] = [
      lambda w, e: cxx_one_command("enzc++", w, e)),
     ("cmake: configure + build", lambda w, e: cmake_build(False, w, e),
      lambda w, e: cmake_build(True, w, e)),
+    ("IR corpus: -c of each C/C++ file", lambda w, e: corpus_objects("clang-22", w, e),
+     lambda w, e: corpus_objects("enzcc", w, e)),
 ]
 
 
