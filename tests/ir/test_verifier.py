@@ -221,3 +221,25 @@ def test_lazy_bodies_are_skipped_unless_asked():
     assert calls == []
     with pytest.raises(VerificationError, match="ret with a value in a function returning void"):
         verify_module(m, materialize=True)
+
+
+# ---------------------------------------------------------------------------
+# No false alarms on what clang emits
+
+import subprocess  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import enzc.ir as ir  # noqa: E402
+
+CORPUS = Path(__file__).parent / "corpus"
+
+
+@pytest.mark.parametrize("source", ["c06_switch.c", "c07_goto.c", "c20_ad_kernels.c", "cxx05_exceptions.cpp"])
+@pytest.mark.parametrize("flags", [["-O2", "-g"], ["-O0"]])
+def test_clang_output_verifies(source, flags):
+    cc = "clang++-22" if source.endswith(".cpp") else "clang-22"
+    text = subprocess.run([cc, *flags, "-S", "-emit-llvm", "-o", "-", str(CORPUS / source)],
+                          check=True, capture_output=True, text=True).stdout
+    m = ir.parse_module(text)
+    verify_module(m, materialize=True)
+    assert any(not fn.is_declaration for fn in m.functions.values())
