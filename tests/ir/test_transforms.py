@@ -211,3 +211,27 @@ def test_clone_gets_its_own_subprogram_and_local_scopes():
     rec = vmap[n["y"]].debug_records[0]
     assert rec.operands[1].md.id == "14" and n["y"].debug_records[0].operands[1].md.id == "9"
     verify_function(g)
+
+
+def test_clones_of_clang_g_functions_pass_llvm_verification(tmp_path):
+    """Clone every function of a `-g -O2` program; LLVM must accept the module
+    without dropping its debug info (one DISubprogram per function)."""
+    import subprocess
+    from pathlib import Path
+
+    import enzc.ir as ir
+
+    src = Path(__file__).parent / "corpus" / "c20_ad_kernels.c"
+    text = subprocess.run(["clang-22", "-O2", "-g", "-S", "-emit-llvm", "-o", "-", str(src)],
+                          check=True, capture_output=True, text=True).stdout
+    m = ir.parse_module(text)
+    originals = [fn for fn in m.functions.values() if not fn.is_declaration]
+    for fn in originals:
+        g, _ = clone_function(fn, fn.name + ".clone", m)
+        verify_function(g)
+        assert g.metadata["dbg"].id != fn.metadata["dbg"].id
+    out = tmp_path / "cloned.ll"
+    out.write_text(ir.print_module(m))
+    r = subprocess.run(["opt-22", "-passes=verify", "-S", "-o", "-", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert r.stdout.count("distinct !DISubprogram(") >= 2 * len(originals)

@@ -275,8 +275,9 @@ def clone_subprogram(module: Module, fn: Function) -> None:
     LLVM rejects a subprogram attached to two functions and then drops the
     module's debug info, so a clone of a `-g` function needs new distinct nodes
     for its subprogram and for every node of its body that leads back to it
-    (locations, lexical blocks, local variables, loop ids); `!dbg` attachments and
-    debug records of `fn` are redirected to the copies.
+    (locations, lexical blocks, local variables, loop ids), and its own
+    `DIAssignID`s; attachments and debug records of `fn` are redirected to the
+    copies.
     """
     sp = fn.metadata.get("dbg")
     nodes = module.metadata
@@ -305,9 +306,10 @@ def clone_subprogram(module: Module, fn: Function) -> None:
         for ref in _node_refs(node):
             referrers.setdefault(ref, []).append(node_id)
             stack.append(ref)
-    # The nodes to copy are those that lead back to the subprogram.
-    local = {sp.id}
-    stack = [sp.id]
+    # The nodes to copy are those that lead back to the subprogram, and the
+    # assignment ids linking this body's stores to its #dbg_assign records.
+    local = {sp.id} | {i for i in seen if isinstance(nodes.get(i), MDSpecialized) and nodes[i].kind == "DIAssignID"}
+    stack = list(local)
     while stack:
         for r in referrers.get(stack.pop(), []):
             if r not in local:
