@@ -1,8 +1,11 @@
 """IRBuilder: positions, unique names, typed creation of every instruction,
 structured control flow, debug locations and declarations."""
 
+import subprocess
+
 import pytest
 
+from enzc.ir import print_module
 from enzc.ir.builder import IRBuilder, forget_names, fresh_local_name, get_or_insert_function
 from enzc.ir.instructions import BinaryOp, Ret
 from enzc.ir.metadata import MDRef
@@ -18,7 +21,6 @@ from enzc.ir.types import (
     VOID,
     ArrayType,
     FunctionType,
-    NamedStructType,
     PointerType,
     StructType,
     VectorType,
@@ -107,10 +109,11 @@ def test_type_checks_fail_early():
     assert fn.entry.instructions == []
 
 
-def test_every_instruction_kind_verifies():
+def build_every_kind():
     m, fn, b = new_fn(ret=DOUBLE)
     x, p, n = fn.args
-    s = NamedStructType("struct.S", (I8, DOUBLE, ArrayType(4, FLOAT)))
+    s = m.named_type("struct.S")
+    s.elements = (I8, DOUBLE, ArrayType(4, FLOAT))
     vec = VectorType(4, DOUBLE)
     ops = [b.fadd(x, x), b.fsub(x, x), b.fmul(x, x, flags=("fast",)), b.fdiv(x, x), b.frem(x, x), b.fneg(x)]
     ints = [b.add(n, n, flags=("nsw",)), b.sub(n, n), b.mul(n, n), b.udiv(n, n), b.sdiv(n, n), b.urem(n, n),
@@ -164,9 +167,14 @@ def test_every_instruction_kind_verifies():
     b.unreachable()
     assert len(ops + ints + casts) == 34 and rmw.type == I64
     verify_function(fn)
+    return m
 
 
-def test_if_then_splits_the_block_at_the_insertion_point():
+def test_every_instruction_kind_verifies():
+    build_every_kind()
+
+
+def build_if_then():
     m, fn, b = new_fn(ret=DOUBLE)
     x, p, n = fn.args
     loop = b.append_block("loop")
@@ -190,9 +198,14 @@ def test_if_then_splits_the_block_at_the_insertion_point():
     b.mul(i, i, "after")
     assert [x.name for x in fn.blocks[3].instructions[:2]] == ["after", "i.next"]
     verify_function(fn)
+    return m
 
 
-def test_if_else_at_the_end_of_a_block():
+def test_if_then_splits_the_block_at_the_insertion_point():
+    build_if_then()
+
+
+def build_if_else():
     m, fn, b = new_fn(ret=DOUBLE)
     x = fn.args[0]
     with b.if_else(b.fcmp("ogt", x, b.const_double(0.0))) as (then, otherwise):
@@ -207,6 +220,11 @@ def test_if_else_at_the_end_of_a_block():
     assert eb.terminator.successors == [tb] and tb.terminator.successors == [b.block]
     assert c.parent is eb
     verify_function(fn)
+    return m
+
+
+def test_if_else_at_the_end_of_a_block():
+    build_if_else()
 
 
 def test_debug_location_and_constants():
@@ -238,3 +256,12 @@ def test_get_or_insert_function():
     with pytest.raises(ValueError, match="not a function"):
         get_or_insert_function(m, "g", t)
 
+
+
+
+@pytest.mark.parametrize("build", [build_every_kind, build_if_then, build_if_else])
+def test_builder_output_is_accepted_by_llvm(build, tmp_path):
+    path = tmp_path / "built.ll"
+    path.write_text(print_module(build()))
+    r = subprocess.run(["opt-22", "-passes=verify", "-disable-output", str(path)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr + path.read_text()
