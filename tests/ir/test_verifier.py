@@ -147,6 +147,35 @@ def test_operand_types():
     assert_reports(br_cond, "br #7: branch condition must be i1, got i64")
 
 
+def test_casts_geps_and_aggregates():
+    from enzc.ir.instructions import Cast, ExtractValue, GetElementPtr
+    from enzc.ir.types import StructType
+
+    def bad_trunc(fn, n):
+        c = Cast("trunc", n["i"], I64)
+        c.name = "t"
+        c.insert_before(n["done"])
+    assert_reports(bad_trunc, "%t = trunc: invalid trunc from i64 to i64 (sizes)")
+
+    def bad_bitcast(fn, n):
+        c = Cast("bitcast", n["v"], I32)
+        c.name = "bc"
+        c.insert_before(n["done"])
+    assert_reports(bad_bitcast, "%bc = bitcast: bitcast changes the size (double to i32)")
+
+    def struct_index(fn, n):
+        g = GetElementPtr(StructType((I32, DOUBLE)), fn.args[0], [ConstantInt(I64, 0), n["i"]])
+        g.name = "g"
+        g.insert_before(n["done"])
+    assert_reports(struct_index, "%g = getelementptr: index 1 into struct { i32, double } must be a constant")
+
+    def extract_range(fn, n):
+        e = ExtractValue(ConstantInt(I64, 0), (0,), I64)
+        e.name = "e"
+        e.insert_before(n["done"])
+    assert_reports(extract_range, "%e = extractvalue: cannot index into i64")
+
+
 def test_call_arguments():
     m, fn, n = make_sum()
     callee = m.add_function("g", FunctionType(VOID, (DOUBLE, I64)))

@@ -43,6 +43,7 @@ from enzc.ir.instructions import (
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.types import (
     I1,
+    ArrayType,
     VOID,
     FloatType,
     IntType,
@@ -474,7 +475,9 @@ def _aggregate_len(t: Type) -> int | None:
             return len(e)
         case NamedStructType(elements=e) if e is not None:
             return len(e)
-    return getattr(t, "count", None) if not isinstance(t, VectorType) else None
+        case ArrayType(count=n):
+            return n
+    return None
 
 
 def _check_extractvalue(inst: ExtractValue, fn: Function) -> str | None:
