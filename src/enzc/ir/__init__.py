@@ -25,3 +25,8 @@ from enzc.ir.debuginfo import function_location, source_location  # noqa: F401,E
 from enzc.ir.errors import IRParseError  # noqa: F401,E402
 from enzc.ir.parser import parse_module  # noqa: F401,E402
 from enzc.ir.printer import print_block, print_function, print_instruction, print_module  # noqa: F401,E402
+from enzc.ir.builder import forget_names  # noqa: F401,E402
+from enzc.ir.cfg import returning_blocks, unreachable_blocks  # noqa: F401,E402
+from enzc.ir.datalayout import for_module as datalayout_for_module  # noqa: F401,E402
+from enzc.ir.transforms import clone_subprogram, remap_value  # noqa: F401,E402
+from enzc.ir.verifier import describe as describe_instruction  # noqa: F401,E402
