@@ -17,6 +17,36 @@ from benchmarks.adbench.tools import Build, build
 
 _builds: dict[tuple[str, str], Build] = {}
 
+HEAP = "needs shadows of heap memory (issue 4/5)"
+CALLS = "needs calls to non-inlined functions (issue 4/5)"
+# What enzcc cannot differentiate yet, with the reason its error gives.  These
+# are strict: the day one passes it fails as XPASS, and its entry must go.
+EXPECTED_FAILURES = {
+    ("gmm", "enzcc"): HEAP,
+    ("gmm", "enzcc-ref"): HEAP,
+    ("ba", "enzcc-ref"): CALLS,
+    ("lstm", "enzcc"): HEAP,
+    ("lstm", "enzcc-ref"): HEAP,
+    ("ode-euler", "enzcc"): HEAP,
+    ("ode-euler", "enzcc-ref"): CALLS,
+    ("ode-rk4", "enzcc"): HEAP,
+    ("ode-rk4", "enzcc-ref"): CALLS,
+    ("fft", "enzcc"): "needs calls to non-inlined (recursive) functions (issue 4/5)",
+    ("fft", "enzcc-ref"): CALLS,
+    ("bruss", "enzcc"): HEAP,
+    ("bruss", "enzcc-ref"): HEAP,
+}
+
+
+def _cases() -> list:
+    cases = []
+    for name in SMALLEST:
+        for tool in ("enzcc", "enzcc-ref"):
+            reason = EXPECTED_FAILURES.get((name, tool))
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            cases.append(pytest.param(name, tool, marks=marks, id=f"{name}-{tool}"))
+    return cases
+
 
 def _ad_build(tool_by_name, tool: str, program: str, out: Path) -> Build:
     """One enzcc build per (tool, program) per session; ode-euler and ode-rk4
@@ -26,9 +56,7 @@ def _ad_build(tool_by_name, tool: str, program: str, out: Path) -> Build:
     return _builds[tool, program]
 
 
-@pytest.mark.xfail(strict=True, reason="needs reverse-mode AD (issue 4/5)")
-@pytest.mark.parametrize("tool", ["enzcc", "enzcc-ref"])
-@pytest.mark.parametrize("name", list(SMALLEST))
+@pytest.mark.parametrize(("name", "tool"), _cases())
 def test_enzcc_derivative_matches_manual(manual_exes, ad_build_dir, tool_by_name, name, tool):
     bench, inp = case(name, *SMALLEST[name])
     built = _ad_build(tool_by_name, tool, bench.program, ad_build_dir)

@@ -31,11 +31,16 @@ void ab_die(const char *fmt, ...)
     exit(2);
 }
 
+/* Zeroed memory, every page already touched: no timed call pays for the
+ * first-touch faults of the buffers the loaders allocate. */
 void *ab_alloc(size_t count, size_t size)
 {
     void *p = calloc(count ? count : 1, size);
     if (!p)
         ab_die("out of memory allocating %zu x %zu bytes", count, size);
+    volatile char *bytes = p;
+    for (size_t i = 0; i < count * size; i += 4096)
+        bytes[i] = 0;
     return p;
 }
 
@@ -114,42 +119,76 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median seconds per call of fn(ctx): samples of `batch` calls each, taken
- * until they add up to min_time and there are at least min_runs of them.
- * A first call that alone lasts min_time is the first sample; shorter ones
- * are a warm-up and not counted.
- * The call goes through a volatile pointer so no build (not even one that
- * merges all files) can inline or hoist it out of the loop. */
-static double time_per_call(ab_fn fn, void *ctx, const struct ab_options *opt, int *runs)
+/* One function under measurement: samples of `batch` calls each.  The
+ * function pointer is volatile so no build (not even one that merges all
+ * files) can inline the call or hoist it out of the loop. */
+struct ab_timer {
+    ab_fn volatile fn;
+    void *ctx;
+    long batch;
+    double *samples;
+    int count;
+    double total;
+};
+
+/* The warm-up call, which also sizes the batch so a sample lasts at least
+ * AB_MIN_SAMPLE_S.  A first call that alone lasts min_time is the first
+ * sample (a call that long needs no warm-up); shorter ones are not counted. */
+static void timer_start(struct ab_timer *t, ab_fn fn, void *ctx, const struct ab_options *opt)
 {
-    ab_fn volatile call = fn;
-    double *samples = ab_alloc(AB_MAX_SAMPLES, sizeof *samples);
-    int count = 0;
-    double total = 0;
-
+    t->fn = fn;
+    t->ctx = ctx;
+    t->samples = ab_alloc(AB_MAX_SAMPLES, sizeof *t->samples);
+    t->count = 0;
+    t->total = 0;
     double t0 = now_s();
-    call(ctx); /* warm-up: page faults, caches */
+    t->fn(ctx);
     double first = now_s() - t0;
-    if (first >= opt->min_time) { /* a long call needs no warm-up */
-        samples[count++] = first;
-        total = first;
+    if (first >= opt->min_time) {
+        t->samples[t->count++] = first;
+        t->total = first;
     }
-    long batch = first >= AB_MIN_SAMPLE_S ? 1 : (long)(AB_MIN_SAMPLE_S / fmax(first, 1e-9)) + 1;
+    t->batch = first >= AB_MIN_SAMPLE_S ? 1 : (long)(AB_MIN_SAMPLE_S / fmax(first, 1e-9)) + 1;
+}
 
-    while ((count < opt->min_runs || total < opt->min_time) && count < AB_MAX_SAMPLES) {
-        t0 = now_s();
-        for (long b = 0; b < batch; b++)
-            call(ctx);
-        double dt = now_s() - t0;
-        samples[count++] = dt / (double)batch;
-        total += dt;
-    }
-    qsort(samples, (size_t)count, sizeof *samples, cmp_double);
-    double median = count % 2 ? samples[count / 2]
-                              : 0.5 * (samples[count / 2 - 1] + samples[count / 2]);
-    free(samples);
-    *runs = count;
+static int timer_needs_more(const struct ab_timer *t, const struct ab_options *opt)
+{
+    return (t->count < opt->min_runs || t->total < opt->min_time) && t->count < AB_MAX_SAMPLES;
+}
+
+static void timer_sample(struct ab_timer *t)
+{
+    double t0 = now_s();
+    for (long b = 0; b < t->batch; b++)
+        t->fn(t->ctx);
+    double dt = now_s() - t0;
+    t->samples[t->count++] = dt / (double)t->batch;
+    t->total += dt;
+}
+
+/* Median seconds per call; frees the samples. */
+static double timer_median(struct ab_timer *t)
+{
+    qsort(t->samples, (size_t)t->count, sizeof *t->samples, cmp_double);
+    int c = t->count;
+    double median = c % 2 ? t->samples[c / 2] : 0.5 * (t->samples[c / 2 - 1] + t->samples[c / 2]);
+    free(t->samples);
     return median;
+}
+
+/* Times objective and derivative with their samples interleaved, so both
+ * medians see the same conditions on a machine whose load drifts. */
+static void time_both(const struct ab_problem *p, void *ctx, const struct ab_options *opt,
+                      struct ab_timer *obj, struct ab_timer *grad)
+{
+    timer_start(obj, p->objective, ctx, opt);
+    timer_start(grad, p->derivative, ctx, opt);
+    while (timer_needs_more(obj, opt) || timer_needs_more(grad, opt)) {
+        if (timer_needs_more(obj, opt))
+            timer_sample(obj);
+        if (timer_needs_more(grad, opt))
+            timer_sample(grad);
+    }
 }
 
 static void print_vector(const char *label, const double *v, size_t n)
@@ -183,11 +222,12 @@ static void dump_values(const char *path, const struct ab_derivative *d)
 
 static int run_time(const struct ab_problem *p, void *ctx, const struct ab_options *opt)
 {
-    int obj_runs, grad_runs;
-    double t_obj = time_per_call(p->objective, ctx, opt, &obj_runs);
+    struct ab_timer obj, grad;
+    time_both(p, ctx, opt, &obj, &grad);
+    int obj_runs = obj.count, grad_runs = grad.count;
+    double t_obj = timer_median(&obj), t_grad = timer_median(&grad);
     size_t nout;
-    double value = p->outputs(ctx, &nout)[0];
-    double t_grad = time_per_call(p->derivative, ctx, opt, &grad_runs);
+    double value = p->outputs(ctx, &nout)[0]; /* only the objective writes outputs */
     if (opt->dump) {
         struct ab_derivative d = p->result(ctx);
         dump_values(opt->dump, &d);
