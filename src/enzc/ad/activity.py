@@ -23,6 +23,8 @@ from enum import Enum
 
 from enzc.ir.instructions import (
     Alloca,
+    AtomicRMW,
+    CmpXchg,
     BinaryOp,
     CallBase,
     Cast,
@@ -116,6 +118,8 @@ class Activity:
                 return self._call_is_active(inst)
             case Ret():
                 return self.active_return and inst.value is not None and self.is_active_value(inst.value)
+            case AtomicRMW() | CmpXchg():
+                return inst.operand(0) in self.shadowed
         return False
 
     def _call_is_active(self, call: CallBase) -> bool:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from enzc.ir.builder import new_block
 from enzc.ir.datalayout import DataLayout
-from enzc.ir.instructions import Br, CallBase, Phi, Ret, Store
+from enzc.ir.instructions import Br, CallBase, Phi, Ret, Store, Switch, Unreachable
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.transforms import clone_into
 from enzc.ir.types import VOID, FloatType, FunctionType, StructType, Type
@@ -196,7 +196,7 @@ class _Reverse:
         act = gu.activity
         saved = gu.enter_context(self.rev[block], block)
         for inst in reversed(block.instructions):
-            if isinstance(inst, Phi) or inst.is_terminator:
+            if isinstance(inst, Phi) or isinstance(inst, (Br, Switch, Ret, Unreachable)):
                 continue
             if act.is_active_instruction(inst):
                 reverse_instruction(gu, inst)

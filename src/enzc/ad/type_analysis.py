@@ -29,11 +29,12 @@ from enzc.ir.datalayout import DataLayout, for_module
 from enzc.ir.instructions import CallBase, Instruction
 from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.types import FloatType, VoidType
-from enzc.ir.values import ConstantExpr, ConstantInt, Value
+from enzc.ir.values import Argument, ConstantExpr, ConstantInt, Value
 
 from enzc.ad.type_calls import is_defined
 from enzc.ad.type_errors import TypeConflictError, UnknownTypeError, describe_value
 from enzc.ad.type_offsets import TypeSeeds, multiple_of
+from enzc.ad.type_rules import constant_offset_base
 from enzc.ad.type_state import FunctionState, value_seed
 from enzc.ad.type_tbaa import TBAAReader
 from enzc.ad.typetree import (
@@ -95,7 +96,8 @@ class TypeAnalysis:
 
     # -- public ---------------------------------------------------------------------
     def analyze(self, fn: Function, arg_trees: list[TypeTree] | None = None, ret_tree: TypeTree | None = None,
-                *, warm: TypeResults | None = None) -> TypeResults:
+                *, warm: TypeResults | None = None,
+                _origins: dict[int, tuple[FunctionState, int, int]] | None = None) -> TypeResults:
         """Type trees of `fn` when called with arguments described by `arg_trees`
         (missing ones: only what the IR types say) and a caller expecting `ret_tree`."""
         args = self._context_args(fn, arg_trees)
@@ -104,7 +106,8 @@ class TypeAnalysis:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        state = FunctionState(self, fn, args, ret, warm.trees if warm is not None and warm.function is fn else None)
+        state = FunctionState(self, fn, args, ret, warm.trees if warm is not None and warm.function is fn else None,
+                              _origins)
         self._stack.append(state)
         try:
             state.run(fn.instructions())
@@ -144,10 +147,17 @@ class TypeAnalysis:
         frame = next((f for f in reversed(self._stack) if f.fn is callee), None)
         if frame is not None:
             # Recursion: widen the frame already being computed, read its summary.
-            for param, tree in zip(params, args):
-                frame.update(param, tree)
+            arg_out = []
+            for i, (param, tree) in enumerate(zip(params, args)):
+                step = _recursive_step(state, call.args[i], frame, i)
+                if step:
+                    # `f(p + c)` inside `f(p)`: a walk over an array with stride |c|.
+                    frame.update_memory(param, tree.data0().periodic(0, step))
+                    arg_out.append(TypeTree.pointer_to(frame.get(param).data0().periodic(0, step)))
+                else:
+                    frame.update(param, tree)
+                    arg_out.append(frame.get(param))
             frame.update_ret(ret)
-            arg_out = [frame.get(p) for p in params]
             ret_out = frame.ret_tree
             frame.note_read(frame.version)
             if frame is state:
@@ -156,7 +166,12 @@ class TypeAnalysis:
                 state.deps.add(frame)
         else:
             previous = state.call_results.get(call)
-            results = self.analyze(callee, args, ret, warm=previous)
+            origins = {}
+            for i, a in enumerate(call.args[: len(params)]):
+                found = constant_offset_base(a, state)
+                if found is not None and isinstance(found[0], Argument):
+                    origins[i] = (state, found[0].index, found[1])
+            results = self.analyze(callee, args, ret, warm=previous, _origins=origins)
             state.call_results[call] = results
             if state in results.deps:
                 state.provisional_calls[call] = None
@@ -201,6 +216,26 @@ class TypeAnalysis:
             state.update(base, tree)
         else:
             state.update_memory(base, tree.data0().shift(offset))
+
+
+def _recursive_step(state: FunctionState, arg: Value, frame: FunctionState, index: int) -> int:
+    """|c| if `arg` is `frame`'s argument `index` moved by a constant c ≠ 0 along
+    the chain of calls from `frame` to `state` (0 if not, or c is 0)."""
+    found = constant_offset_base(arg, state)
+    if found is None or not isinstance(found[0], Argument):
+        return 0
+    total, cur, param = found[1], state, found[0].index
+    for _ in range(256):
+        if cur is frame:
+            return abs(total) if param == index else 0
+        origin = cur.origins.get(param)
+        if origin is None:
+            return 0
+        cur, param, c = origin
+        total += c
+    return 0
+
+
 
 
 def _constant_expr_link(ce: ConstantExpr, module: Module | None) -> tuple[Value, int | None] | None:

@@ -35,7 +35,7 @@ from enzc.ir.instructions import (
     Switch,
 )
 from enzc.ir.types import FloatType, IntType, VectorType
-from enzc.ir.values import Constant, ConstantInt, ConstantSplat, Value
+from enzc.ir.values import Argument, Constant, ConstantInt, ConstantSplat, Value
 
 from enzc.ad.type_offsets import gep_offset, multiple_of
 from enzc.ad.type_state import FunctionState
@@ -187,11 +187,18 @@ def _phi(s: FunctionState, inst: Phi) -> None:
 
 def _step_from(value: Value, phi: Phi, s: FunctionState) -> int | None:
     """The constant `c` with `value == phi + c` through GEPs/casts, or None."""
+    found = constant_offset_base(value, s)
+    return found[1] if found is not None and found[0] is phi else None
+
+
+def constant_offset_base(value: Value, s: FunctionState) -> tuple[Value, int] | None:
+    """`(base, c)` with `value == base + c` through constant GEPs and pointer casts,
+    stopping at a phi or an argument (the values a pointer walk steps from)."""
     total = 0
     for _ in range(16):
-        if value is phi:
-            return total
         match value:
+            case Phi() | Argument():
+                return value, total
             case GetElementPtr():
                 off = gep_offset(value, s.seeds, s.memo)
                 if off is None or off[1] != 0:

@@ -46,8 +46,12 @@ class FunctionState:
     """Type trees of one function in one calling context, while being computed."""
 
     def __init__(self, analysis: TypeAnalysis, fn: Function, arg_trees: list[TypeTree], ret_tree: TypeTree,
-                 warm: dict[Value, TypeTree] | None = None) -> None:
+                 warm: dict[Value, TypeTree] | None = None,
+                 origins: dict[int, tuple[FunctionState, int, int]] | None = None) -> None:
         self.analysis = analysis
+        self.origins = origins or {}
+        """Argument index → (caller frame, caller argument index, c): this argument is
+        the caller's argument moved by `c` bytes (to recognise recursive pointer walks)."""
         self.fn = fn
         self.seeds = analysis.seeds
         self.trees: dict[Value, TypeTree] = dict(warm) if warm else {}
