@@ -168,24 +168,37 @@ _ENZC_SWITCHES = {
 }
 
 
+@dataclass
+class _Parser:
+    """What parsing accumulates besides the Invocation itself."""
+
+    lang: str | None = None
+    """The `-x` in effect."""
+    phases: list[Phase] = field(default_factory=list)
+    dep_mode: str | None = None
+    dep_file: str | None = None
+    dep_targets: list[str] = field(default_factory=list)
+    dep_extra: list[str] = field(default_factory=list)
+    switches: set[str] = field(default_factory=set)
+    """Names (see _ENZC_SWITCHES) of the enzc switches given."""
+    keep_temps: str | None = None
+
+
 def parse_args(argv: list[str], cxx: bool) -> Invocation:
     """Parse enzcc's arguments (after `@file` expansion) into an Invocation."""
     args = expand_response_files(argv)
     inv = Invocation(cxx=cxx, args=[])
-    enzc: dict[str, object] = {}
-    lang: str | None = None
-    phases: list[Phase] = []
-    deps: dict[str, object] = {"targets": [], "extra": []}
+    state = _Parser()
     i = 0
     while i < len(args):
         arg = args[i]
         i += 1
         if arg.startswith("--enzc-") or arg == "--cmake-toolchain":
-            i = _enzc_option(arg, args, i, enzc, inv)
+            i = _enzc_option(arg, args, i, state, inv)
             continue
         if arg == "--":  # everything after is an input file
             inv.args += args[i - 1:]
-            inv.items += [Input(path, lang) for path in args[i:]]
+            inv.items += [Input(path, state.lang) for path in args[i:]]
             break
         value: str | None = None
         name = arg
@@ -197,46 +210,38 @@ def parse_args(argv: list[str], cxx: bool) -> Invocation:
             inv.args += [arg, value]
         else:
             inv.args.append(arg)
-            for prefix in _JOINABLE:
-                if arg.startswith(prefix) and len(arg) > len(prefix) and not _is_longer_option(arg):
-                    name, value = prefix, arg[len(prefix):]
-                    break
-        _classify(inv, name, value, arg, lang, phases, deps)
-        if name == "-x":
-            lang = None if value == "none" else value
+            prefix = next((p for p in _JOINABLE if arg.startswith(p) and arg != p), None)
+            if prefix is not None:
+                name, value = prefix, arg[len(prefix):]
+        _classify(inv, state, name, value, arg)
 
-    inv.phase = min(phases, default=Phase.LINK)
-    inv.deps = DepFlags(deps.get("mode"), deps.get("file"),  # type: ignore[arg-type]
-                        tuple(deps["targets"]), tuple(deps["extra"]))  # type: ignore[arg-type]
-    ad = ADOptions(**{k: bool(enzc.pop(k)) for k in ("print_activity", "print_gradient",
-                                                     "print_cache") if k in enzc})
-    inv.enzc = EnzcOptions(ad=ad, **enzc)  # type: ignore[arg-type]
+    inv.phase = min(state.phases, default=Phase.LINK)
+    inv.deps = DepFlags(state.dep_mode, state.dep_file, tuple(state.dep_targets),
+                        tuple(state.dep_extra))
+    on = state.switches
+    inv.enzc = EnzcOptions(time="time" in on, keep_temps=state.keep_temps,
+                           ad_before_opt="ad_before_opt" in on,
+                           ad=ADOptions(print_activity="print_activity" in on,
+                                        print_gradient="print_gradient" in on,
+                                        print_cache="print_cache" in on))
     if not inv.inputs or inv.phase == Phase.PREPROCESS:
         inv.delegate = True
     return inv
 
 
-def _is_longer_option(arg: str) -> bool:
-    """`-include`, `-isystem`, `-MD`, `-lazy_library`... are not `-i`/`-M`/`-l` + value."""
-    return arg in _SEPARATE or arg in ("-MD", "-MMD", "-MP", "-MG", "-MV", "-MM", "-M")
-
-
-def _enzc_option(arg: str, args: list[str], i: int, enzc: dict[str, object],
-                 inv: Invocation) -> int:
+def _enzc_option(arg: str, args: list[str], i: int, state: _Parser, inv: Invocation) -> int:
     """Consume one enzc option starting at args[i-1]; return the next index."""
     if arg == "--cmake-toolchain":
         inv.print_cmake_toolchain = True
     elif arg in _ENZC_SWITCHES:
-        enzc[_ENZC_SWITCHES[arg]] = True
+        state.switches.add(_ENZC_SWITCHES[arg])
     elif arg == "--enzc-keep-temps" or arg.startswith("--enzc-keep-temps="):
         if "=" in arg:
-            enzc["keep_temps"] = arg.split("=", 1)[1]
+            state.keep_temps = arg.split("=", 1)[1]
         elif i < len(args):
-            enzc["keep_temps"] = args[i]
+            state.keep_temps = args[i]
             i += 1
-        else:
-            raise UsageError("enzcc: error: --enzc-keep-temps needs a directory")
-        if not enzc["keep_temps"]:
+        if not state.keep_temps:
             raise UsageError("enzcc: error: --enzc-keep-temps needs a directory")
     else:
         known = ", ".join(sorted([*_ENZC_SWITCHES, "--enzc-keep-temps DIR", "--cmake-toolchain"]))
@@ -244,23 +249,22 @@ def _enzc_option(arg: str, args: list[str], i: int, enzc: dict[str, object],
     return i
 
 
-def _classify(inv: Invocation, name: str, value: str | None, arg: str, lang: str | None,
-              phases: list[Phase], deps: dict[str, object]) -> None:
+def _classify(inv: Invocation, state: _Parser, name: str, value: str | None, arg: str) -> None:
     """File one argument into the Invocation (`arg` is the spelling, `name` its option)."""
     spelled = [arg] if value is None or arg != name else [arg, value]
     match name:
         case _ if name == "-" or not name.startswith("-"):
-            inv.items.append(Input(arg, lang))
+            inv.items.append(Input(arg, state.lang))
         case "-o":
             inv.output = value
         case "-x":
-            pass
+            state.lang = None if value == "none" else value
         case "-c":
-            phases.append(Phase.OBJECT)
+            state.phases.append(Phase.OBJECT)
         case "-S":
-            phases.append(Phase.ASSEMBLY)
+            state.phases.append(Phase.ASSEMBLY)
         case "-E" | "-M" | "-MM":
-            phases.append(Phase.PREPROCESS)
+            state.phases.append(Phase.PREPROCESS)
         case "-emit-llvm":
             inv.emit_llvm = True
         case "-v":
@@ -268,13 +272,13 @@ def _classify(inv: Invocation, name: str, value: str | None, arg: str, lang: str
         case _ if name.startswith("-O"):
             inv.opt = arg
         case "-MD" | "-MMD" | "--write-dependencies" | "--write-user-dependencies":
-            deps["mode"] = "-MMD" if "user" in name or name == "-MMD" else "-MD"
+            state.dep_mode = "-MMD" if "user" in name or name == "-MMD" else "-MD"
         case "-MF":
-            deps["file"] = value
+            state.dep_file = value
         case "-MT" | "-MQ":
-            deps["targets"] += [name, value]  # type: ignore[operator]
+            state.dep_targets += [name, value or ""]
         case "-MP" | "-MG" | "-MV":
-            deps["extra"] += [name]  # type: ignore[operator]
+            state.dep_extra.append(name)
         case "-l":
             inv.items.append(Library(value or ""))
         case "-Xlinker":
