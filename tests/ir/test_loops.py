@@ -6,7 +6,7 @@ import itertools
 import pytest
 
 from enzc.ir.builder import IRBuilder
-from enzc.ir.instructions import BinaryOp, Br, Compare, Phi, Ret, Select
+from enzc.ir.instructions import BinaryOp, Br, Compare, Instruction, Phi, Ret, Select
 from enzc.ir.loops import LoopInfo
 from enzc.ir.module import Module
 from enzc.ir.types import I1, I8, I64, VOID, FunctionType, IntType
@@ -458,6 +458,21 @@ def test_clang_o0_mem2reg_header_test(o0):
     fn, (loop,) = _loops(o0, "down")
     tc = loop.trip_count()
     assert tc.iv.step == -1 and tc.predicate == "sge" and tc.describe().startswith("smax(")
+
+
+def test_materialize_into_a_clone(tmp_path):
+    from enzc.ir.transforms import clone_function
+
+    m = _clang_module(tmp_path, "-O2")
+    fn = m.functions["down"]
+    (loop,) = LoopInfo(fn).loops
+    tc = loop.trip_count()
+    g, vmap = clone_function(fn, "down.clone", m)
+    b = IRBuilder()
+    b.position_before_terminator(vmap[loop.preheader])
+    count = tc.materialize(b, "backedge_taken", vmap)
+    assert count.function is g and all(op.function is g for op in count.operands if isinstance(op, Instruction))
+    ir.verify_function(g)
 
 
 def test_materialized_trip_count_is_valid_llvm(o2, tmp_path):

@@ -235,3 +235,10 @@ def test_clones_of_clang_g_functions_pass_llvm_verification(tmp_path):
     r = subprocess.run(["opt-22", "-passes=verify", "-S", "-o", "-", str(out)], capture_output=True, text=True)
     assert r.returncode == 0 and r.stderr == "", r.stderr
     assert r.stdout.count("distinct !DISubprogram(") >= 2 * len(originals)
+
+
+def test_clone_into_the_same_function():
+    m, fn, n = switchy()
+    vmap = clone_into(fn, fn, {a: a for a in fn.args}, name_suffix=".again")
+    assert len(fn.blocks) == 6 and vmap[n["sq"]].name == "sq.again" and vmap[n["sq"]].function is fn
+    verify_function(fn)  # the copy is unreachable, which is valid

@@ -370,22 +370,26 @@ class TripCount:
         return _plus(body, int(self.exit_in_latch))
 
     def materialize(self, builder: IRBuilder,
-                    what: Literal["count", "backedge_taken", "header_executions"] = "count") -> Value:
+                    what: Literal["count", "backedge_taken", "header_executions"] = "count",
+                    value_map: dict[Value, Value] | None = None) -> Value:
         """Emit the computation at the builder's position (e.g. the end of the
         preheader, where `start` and `end` are available) and return the value,
         in the induction variable's type. Constants fold; nothing is emitted when
-        the answer is a constant or an existing value."""
+        the answer is a constant or an existing value. `value_map` translates
+        `start`/`end` when emitting into a clone of the analysed function."""
+        vmap = value_map or {}
+        start, end = vmap.get(self.iv.start, self.iv.start), vmap.get(self.end, self.end)
         extra = {"count": int(self.exit_in_latch), "backedge_taken": 0, "header_executions": 1}[what]
         if what == "count" and self.value is not None:
-            return self.value
+            return vmap.get(self.value, self.value)
         k = self.backedge_taken
         ity = self.iv.phi.type
         if k is not None:
             return ConstantInt(ity, k + extra)  # type: ignore[arg-type]
         em = _Folder(builder, ity)  # type: ignore[arg-type]
         step, p = self.iv.step, self.predicate
-        a = em.add(self.iv.start, self.offset)
-        lo, hi = (a, self.end) if step > 0 else (self.end, a)
+        a = em.add(start, self.offset)
+        lo, hi = (a, end) if step > 0 else (end, a)
         diff = em.sub(hi, lo)
         if p == "ne":
             count = diff if abs(step) == 1 else em.udiv(diff, abs(step))

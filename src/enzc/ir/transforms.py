@@ -164,7 +164,7 @@ def clone_into(src: Function, dst: Function, value_map: ValueMap, *, after: Basi
     instructions. New blocks go after `after` (default: at the end), named
     uniquely in `dst` (with `name_suffix` appended to each name).
     """
-    blocks = src.blocks
+    blocks = list(src.blocks)  # a copy: `dst` may be `src` itself
     for a in src.args:
         if a.uses and a not in value_map:
             raise ValueError(f"clone_into: argument {a.name or a.index} of @{src.name} is not mapped")
