@@ -183,3 +183,26 @@ entry:
   ret double %d
 }}
 """)
+
+
+def test_print_flags_show_activity_gradient_and_caches() -> None:
+    import io
+
+    from enzc.ad.pipeline import lower_module
+    from enzc.ir import parse_module
+
+    module = parse_module(HEAD + SUM + """
+declare double @__enzyme_autodiff(ptr, ...)
+define double @g(ptr %a, ptr %da, i32 %n, double %k) {
+entry:
+  %d = call double (ptr, ...) @__enzyme_autodiff(ptr @sum, ptr %a, ptr %da, i32 %n, double %k)
+  ret double %d
+}
+""")
+    err = io.StringIO()
+    assert lower_module(module, print_activity=True, print_gradient=True, print_cache=True, err=err) == 1
+    text = err.getvalue()
+    assert "; activity of sum (dup, const, out) -> active" in text
+    assert "active %v\n" in text and "inactive %i.next\n" in text
+    assert "define internal double @diffe_sum(ptr %a, ptr %d_a, i32 %n, double %k)" in text
+    assert "; diffe_sum: 0 cached values" in text
