@@ -53,6 +53,9 @@ def test_parse_earliest_phase_wins_and_queries_delegate() -> None:
                  ["--version"], ["-dumpversion"], ["-print-search-dirs"], ["-v"]):
         assert parse_args(argv, cxx=False).delegate, argv
     assert not parse_args(["-MD", "-c", "a.c"], cxx=False).delegate
+    assert parse_args(["-c", "start.S", "x.h"], cxx=False).delegate
+    assert not parse_args(["-c", "start.S", "x.c"], cxx=False).delegate
+    assert not parse_args(["start.S", "x.o"], cxx=False).delegate  # link: objects may hold IR
 
 
 def test_parse_enzc_options() -> None:

@@ -42,6 +42,8 @@ IR_SUFFIXES = frozenset({".ll", ".bc"})
 NATIVE_SOURCE_SUFFIXES = frozenset({".s", ".S", ".sx", ".asm", ".m", ".mm", ".M", ".cu",
                                     ".h", ".hh", ".hpp", ".hxx", ".H", ".h++", ".hp",
                                     ".f", ".F", ".for", ".f90", ".F90", ".f95", ".cl"})
+_NOT_PREPROCESSED_SUFFIXES = frozenset({".s", ".i", ".ii"})
+_NOT_PREPROCESSED_LANGS = frozenset({"assembler", "cpp-output", "c++-cpp-output", "ir"})
 _LANGS = {"c": "c", "cpp-output": "c", "c++": "c++", "c++-cpp-output": "c++", "ir": "ir"}
 
 
@@ -90,6 +92,16 @@ class Input:
         if suffix in NATIVE_SOURCE_SUFFIXES:
             return InputKind.NATIVE_SOURCE
         return InputKind.LINKER
+
+
+    @property
+    def preprocessed(self) -> bool:
+        """True if clang runs the preprocessor on it (so include paths matter)."""
+        if self.kind in (InputKind.IR, InputKind.LINKER):
+            return False
+        if self.lang is not None:
+            return self.lang not in _NOT_PREPROCESSED_LANGS
+        return os.path.splitext(self.path)[1] not in _NOT_PREPROCESSED_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -226,6 +238,8 @@ def parse_args(argv: list[str], cxx: bool) -> Invocation:
                                         print_cache="print_cache" in on))
     if not inv.inputs or inv.phase == Phase.PREPROCESS:
         inv.delegate = True
+    elif inv.phase != Phase.LINK and not any(i.kind <= InputKind.IR for i in inv.inputs):
+        inv.delegate = True  # -c/-S of assembly, headers (PCH), ...: nothing for enzc
     return inv
 
 

@@ -110,7 +110,7 @@ def _delegate(inv: Invocation) -> int:
     """Nothing enzc-specific to do: clang does the whole job (-E, -M, queries, ...)."""
     clang = CLANGXX if inv.cxx else CLANG
     argv = [clang, *inv.args]
-    if inv.items:  # after the user's include options (theirs win), before any `--`
+    if any(i.preprocessed for i in inv.inputs):  # after the user's -I/-isystem, before `--`
         at = argv.index("--") if "--" in argv else len(argv)
         argv[at:at] = ["-isystem", runtime_include_dir()]
     if inv.verbose:
