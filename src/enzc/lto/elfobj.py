@@ -65,18 +65,19 @@ def may_carry_bitcode(data: bytes) -> bool:
 
 def read_elf_object(data: bytes, label: str, want_symbols: bool = True) -> ElfObject:
     """Read `.llvmbc` and (if `want_symbols`) the global symbols of an ELF object."""
-    from elftools.common.exceptions import ELFError
     from elftools.elf.elffile import ELFFile
 
     try:
         elf = ELFFile(io.BytesIO(data))
-        if elf["e_type"] != "ET_REL":
-            raise ObjectError(f"enzcc: error: '{label}': not a relocatable object ({elf['e_type']})")
+        kind = elf["e_type"]
         section = elf.get_section_by_name(BITCODE_SECTION)
         bitcode = section.data() if section is not None else None
         symbols = _symbols(elf) if want_symbols else Symbols(frozenset(), frozenset())
-    except (ELFError, ValueError, KeyError, IndexError, AssertionError) as err:
-        raise ObjectError(f"enzcc: error: '{label}': malformed ELF object: {err}") from None
+    except Exception as err:  # pyelftools raises many kinds of errors on damaged files
+        raise ObjectError(f"enzcc: error: '{label}': malformed ELF object: "
+                          f"{err or type(err).__name__}") from None
+    if kind != "ET_REL":
+        raise ObjectError(f"enzcc: error: '{label}': not a relocatable object ({kind})")
     return ElfObject(bitcode or None, symbols)
 
 
