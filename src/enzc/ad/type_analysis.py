@@ -390,11 +390,23 @@ def _check_segments(segments: list[Segment], value: Value, what: str) -> None:
 
 
 def _uniform_lanes(memory: TypeTree) -> BaseType | None:
-    """The type of memory that is one scalar repeated everywhere (a `-1` entry)."""
+    """The type of memory that is one scalar repeated: a `-1` entry, or (what a
+    copy of a variable number of bytes is taken to be) the same scalar at every
+    element from offset 0 as far as the program shows."""
     heads = memory.first_level()
     if set(heads) == {-1} and heads[-1].is_known:
         return heads[-1]
-    return None
+    if -1 in heads or not heads:
+        return None
+    types = set(heads.values())
+    if len(types) != 1:
+        return None
+    t = types.pop()
+    if not t.is_known or t.kind is Kind.CONFLICT:
+        return None
+    if sorted(heads) != list(range(0, max(heads) + 1, t.stride)):
+        return None
+    return t
 
 
 def memory_segments(memory: TypeTree, offset: int, size: int) -> list[Segment]:

@@ -9,6 +9,7 @@ Calls live in `type_calls`.
 
 from __future__ import annotations
 
+from math import gcd
 from typing import Callable
 
 from enzc.ir.instructions import (
@@ -149,6 +150,19 @@ def _gep(s: FunctionState, inst: GetElementPtr) -> None:
         return
     const, period = off
     link_offset(s, inst.ptr, inst, const, period, inst)
+    # Also relate to the start of a GEP chain: `a + 8*n - 8` reads a[n-1], which a
+    # step-by-step view loses (the intermediate `a + 8*n` has it at offset -8).
+    base: Value = inst.ptr
+    for _ in range(8):
+        if not isinstance(base, GetElementPtr):
+            break
+        inner = gep_offset(base, s.seeds, s.memo)
+        if inner is None:
+            break
+        const, period = const + inner[0], gcd(period, inner[1])
+        base = base.ptr
+    if base is not inst.ptr:
+        link_offset(s, base, inst, const, period, inst)
 
 
 def link_offset(s: FunctionState, base: Value, derived: Value, const: int, period: int,
@@ -367,7 +381,7 @@ def _lane_size(s: FunctionState, vec_type) -> int | None:
     e = vec_type.element
     if isinstance(e, IntType) and e.bits % 8:
         return None
-    return s.size(e)
+    return s.seeds.size(e)
 
 
 def _extractelement(s: FunctionState, inst: ExtractElement) -> None:

@@ -25,7 +25,6 @@ from enzc.ir.values import (
     ConstantExpr,
     ConstantFP,
     ConstantInt,
-    ConstantSimple,
     ConstantSplat,
     ConstantString,
     GlobalValue,
@@ -213,9 +212,6 @@ def value_seed(v: Value, seeds: TypeSeeds) -> TypeTree:
                 tree = tree.join(TypeTree.scalar(INTEGER))
         case ConstantFP():
             tree = tree.join(TypeTree.scalar(float_type(v.type.kind)))  # type: ignore[attr-defined]
-        case ConstantSimple():
-            if v.keyword != "null":
-                tree = tree.join(TypeTree.scalar(ANYTHING))
         case ConstantString():
             tree = tree.join(TypeTree.scalar(INTEGER))
         case ConstantSplat():
