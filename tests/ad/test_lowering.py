@@ -206,3 +206,78 @@ entry:
     assert "active %v\n" in text and "inactive %i.next\n" in text
     assert "define internal double @diffe_sum(ptr %a, ptr %d_a, i32 %n, double %k)" in text
     assert "; diffe_sum: 0 cached values" in text
+
+
+def test_unknown_external_function_is_a_clear_error() -> None:
+    with pytest.raises(ADError) as info:
+        run_ad_stage(HEAD + """
+declare double @mystery(double)
+define double @f(double %x) {
+entry:
+  %y = call double @mystery(double %x)
+  %z = fmul double %y, %x
+  ret double %z
+}
+declare double @__enzyme_autodiff(ptr, ...)
+define double @g(double %x) {
+entry:
+  %d = call double (ptr, ...) @__enzyme_autodiff(ptr @f, double %x)
+  ret double %d
+}
+""")
+    lines = str(info.value).splitlines()
+    assert lines[0] == "error: enzc: cannot differentiate call to external function 'mystery' (double mystery(double))"
+    assert lines[1] == "note: in function 'f': %y = call double @mystery(double %x)"
+    assert lines[2].startswith("hint: provide a custom derivative (__enzyme_register_gradient_mystery)")
+
+
+def test_inactive_external_call_is_fine() -> None:
+    out = lower("""
+declare double @mystery(double)
+define double @f(double %x, double %c) {
+entry:
+  %y = call double @mystery(double %c)
+  %z = fmul double %y, %x
+  ret double %z
+}
+@enzyme_const = external global i32
+declare double @__enzyme_autodiff(ptr, ...)
+define double @g(double %x, double %c) {
+entry:
+  %m = load i32, ptr @enzyme_const
+  %d = call double (ptr, ...) @__enzyme_autodiff(ptr @f, double %x, i32 %m, double %c)
+  ret double %d
+}
+""")
+    assert "@diffe_f(double %x, double %c)" in out
+
+
+def test_irreducible_loop_is_rejected() -> None:
+    with pytest.raises(ADError, match="irreducible"):
+        run_ad_stage(HEAD + """
+define double @f(double %x, i1 %c) {
+entry:
+  br i1 %c, label %a, label %b
+a:
+  %xa = phi double [ %x, %entry ], [ %xb2, %b ]
+  %xa2 = fmul double %xa, 0.5
+  %ca = fcmp olt double %xa2, 1.0
+  br i1 %ca, label %done, label %b
+b:
+  %xb = phi double [ %x, %entry ], [ %xa2, %a ]
+  %xb2 = fmul double %xb, 0.25
+  %cb = fcmp olt double %xb2, 1.0
+  br i1 %cb, label %done, label %a
+done:
+  %r = phi double [ %xa2, %a ], [ %xb2, %b ]
+  ret double %r
+}
+@enzyme_const = external global i32
+declare double @__enzyme_autodiff(ptr, ...)
+define double @g(double %x, i1 %c) {
+entry:
+  %m = load i32, ptr @enzyme_const
+  %d = call double (ptr, ...) @__enzyme_autodiff(ptr @f, double %x, i32 %m, i1 %c)
+  ret double %d
+}
+""")
