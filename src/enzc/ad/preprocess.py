@@ -112,7 +112,7 @@ def _fix_escaping_uses(inst: Instruction, loop: Loop, exits: list[BasicBlock], d
         where = _use_block(user, use.index)
         target = next((x for x in exits if dt.block_dominates(x, where)
                        and all(dt.dominates(inst, p.terminator) for p in x.predecessors)), None)
-        if target is not None and not (isinstance(user, Phi) and user.parent is target):
+        if target is not None:
             phi = phis.get(target)
             if phi is None:
                 b = IRBuilder()
@@ -122,8 +122,6 @@ def _fix_escaping_uses(inst: Instruction, loop: Loop, exits: list[BasicBlock], d
                 phis[target] = phi
             user.set_operand(use.index, phi)
             continue
-        if target is not None:
-            continue  # already an exit phi of this loop
         if slot is None:
             slot = _spill(inst)
         b = IRBuilder()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from enzc.ir.builder import get_or_insert_function
+from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
 from enzc.ir.instructions import (
     Alloca,
     CallBase,
@@ -27,7 +27,7 @@ from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, Const
 
 from enzc.ad.activity import carries_float
 from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
-from enzc.ad.gradient_utils import GradientUtils, underlying_object
+from enzc.ad.gradient_utils import GradientUtils, float_leaves, underlying_object
 from enzc.ad.rules import emit as emit_rule
 from enzc.ad.rules import intrinsic, rule_for
 
@@ -251,7 +251,7 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
     if act.has_shadow(value) and act.has_shadow(ptr):
         sv, sp = gu.shadow(value), gu.shadow(ptr)
         nv = gu.new_value(inst)
-        b = gu.b.__class__()
+        b = IRBuilder()
         b.position_after(nv)  # type: ignore[arg-type]
         b.store(sv, sp, align=inst.align)
         return
@@ -326,7 +326,8 @@ def _call_rule(gu: GradientUtils, inst: CallBase, name: str) -> None:
         if tree is None:
             continue
         partial = emit_rule(tree, gu.b, gu.module, inst.type, env)
-        gu.add_adjoint(arg, gu.b.fmul(d, partial, "d." + name.split(".")[-2 if name.startswith("llvm.") else -1]))
+        base = name[5:].split(".")[0] if name.startswith("llvm.") else name
+        gu.add_adjoint(arg, gu.b.fmul(d, partial, "d." + base))
 
 
 def _memcpy(gu: GradientUtils, inst: CallBase) -> None:
@@ -363,33 +364,27 @@ def _zero_shadow(gu: GradientUtils, dst: Value, length: Value) -> None:
 
 
 def _element_float_type(gu: GradientUtils, ptr: Value) -> FloatType | None:
-    """The single floating type accessed through pointers into `ptr`'s allocation, if any."""
+    """The one floating type stored in `ptr`'s allocation: its alloca's only leaf
+    type, or the only type every load and store through it uses."""
     base = underlying_object(ptr)
     if isinstance(base, Alloca):
-        from enzc.ad.gradient_utils import float_leaves
-
         leaves = {t for _, t in float_leaves(base.allocated_type)}
-        if len(leaves) == 1 and all(isinstance(t, FloatType) for t in leaves):
+        whole = gu.layout.alloc_size_of(base.allocated_type)
+        if len(leaves) == 1:
             only = next(iter(leaves))
-            if _all_float(gu, base.allocated_type, only):
-                return only  # type: ignore[return-value]
-    seen: set = set()
-    for inst in gu.original.instructions():
-        if isinstance(inst, (Load, Store)) and underlying_object(inst.ptr) is base:
-            t = inst.type if isinstance(inst, Load) else inst.value.type
-            seen.add(t.scalar)
-    if len(seen) == 1 and isinstance(next(iter(seen)), FloatType):
-        return next(iter(seen))  # type: ignore[return-value]
+            if isinstance(only, FloatType) and whole % gu.layout.alloc_size_of(only) == 0 \
+                    and len(float_leaves(base.allocated_type)) * gu.layout.alloc_size_of(only) == whole:
+                return only
+    seen = {(inst.type if isinstance(inst, Load) else inst.value.type).scalar
+            for inst in gu.original.instructions()
+            if isinstance(inst, (Load, Store)) and underlying_object(inst.ptr) is base}
+    if len(seen) == 1 and isinstance(only := next(iter(seen)), FloatType):
+        return only
     return None
-
-
-def _all_float(gu: GradientUtils, t, leaf) -> bool:
-    return gu.layout.alloc_size_of(t) % gu.layout.alloc_size_of(leaf) == 0 and carries_float(t)
 
 
 def _memcpy_adjoint_helper(gu: GradientUtils, elem: FloatType) -> Function:
     """`void __enzc_memcpy_adjoint_<T>(ptr d_dst, ptr d_src, i64 n)`: d_src += d_dst; d_dst = 0."""
-    from enzc.ir.builder import IRBuilder, new_block
 
     name = f"__enzc_memcpy_adjoint_{elem}"
     fn = gu.module.get_function(name)
