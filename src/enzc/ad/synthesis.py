@@ -24,6 +24,7 @@ part 2 adds augmented-forward/reverse pairs for calls with the same visitor.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 
 from enzc.ir.builder import new_block
 from enzc.ir.datalayout import DataLayout
@@ -79,16 +80,24 @@ def gradient_type(fn: Function, sig: Signature) -> FunctionType:
     return FunctionType(ret, tuple(params))
 
 
+class Mode(Enum):
+    """Which derived function: issue 4 builds the combined one; split mode adds
+    an augmented forward (returning a tape) and a reverse taking that tape."""
+
+    COMBINED = "combined"
+
+
 @dataclass
 class DerivativeCache:
-    """Derived functions of one module, keyed by (function name, signature)."""
+    """Derived functions of one module, keyed by (function name, signature, mode)."""
 
     module: Module
     layout: DataLayout
-    done: dict[tuple[str, Signature], Derivative] = field(default_factory=dict)
+    done: dict[tuple[str, Signature, Mode], Derivative] = field(default_factory=dict)
 
     def reverse(self, fn: Function, sig: Signature) -> Derivative:
-        key = (fn.name or "", sig)
+        """The combined forward+reverse derivative `diffe_<fn>` for `sig`."""
+        key = (fn.name or "", sig, Mode.COMBINED)
         got = self.done.get(key)
         if got is None:
             got = self.done[key] = synthesize_reverse(self.module, self.layout, fn, sig)
