@@ -18,6 +18,7 @@ if any failed.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import subprocess
 import sys
@@ -83,11 +84,12 @@ def compile_ir(source: Path, config: BuildConfig, out_dir: Path) -> Path:
     """Compile `source` with clang-22 under `config` into `out_dir`; returns the IR path.
     Names are clang's defaults (value names discarded), as users' IR has them."""
     lang = source_language(source)
-    out = out_dir / f"{source.stem}.{config.name}.{config.emit}"
-    if out.exists():
-        return out
     std = ("-std=c++20",) if lang == "c++" else ()
     emit = ("-S", "-emit-llvm") if config.emit == "ll" else ("-c", "-emit-llvm")
+    key = hashlib.sha1(source.read_bytes() + repr((CLANG[lang], std, config)).encode()).hexdigest()[:10]
+    out = out_dir / f"{source.stem}.{config.name}.{key}.{config.emit}"
+    if out.exists():  # the key covers the source and the command: safe across runs
+        return out
     tmp = out.with_name(out.name + f".tmp{os.getpid()}")
     cmd = [CLANG[lang], *std, *config.flags, *emit, str(source), "-o", str(tmp)]
     proc = subprocess.run(cmd, capture_output=True, text=True)
