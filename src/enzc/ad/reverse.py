@@ -264,10 +264,10 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
         raise gu.error(inst, "an active value is written to memory the AD cannot shadow "
                              "(heap or unknown memory, not supported yet)",
                        "pass that memory as an argument with enzyme_dup, or keep the value local")
-    if act.has_shadow(ptr) and isinstance(value.type, IntType) and _float_bits(gu, value):
-        raise gu.error(inst, "floating-point data is copied through an integer type into active memory; "
+    if isinstance(value.type, IntType) and value.type.bits >= 32 and _float_bits(gu, value):
+        raise gu.error(inst, "floating-point data may be copied through an integer type; "
                              "its derivative cannot be tracked without type information",
-                       "copy the values as double/float, or build without -O to avoid the integer copy")
+                       "copy the values as double/float (type analysis is not available yet)")
 
 
 def _float_bits(gu: GradientUtils, v: Value) -> bool:
@@ -341,7 +341,8 @@ def _memcpy(gu: GradientUtils, inst: CallBase) -> None:
     if not act.has_shadow(src):
         _zero_shadow(gu, dst, inst.args[2])  # constant data overwrote the destination
         return
-    elem = _element_float_type(gu, dst) or _element_float_type(gu, src)
+    types = {t for t in (_element_float_type(gu, dst), _element_float_type(gu, src)) if t is not None}
+    elem = next(iter(types)) if len(types) == 1 else None
     if elem is None:
         raise gu.error(inst, "cannot differentiate a memcpy/memmove of active memory whose element type is unknown",
                        "copy the values in a loop of double/float assignments (type analysis is not available yet)")
