@@ -26,12 +26,17 @@ def parse_bitcode(data: bytes, *, filename: str = "<bitcode>", lazy: bool = True
     """Parse a bitcode module. Positions in errors refer to its disassembly."""
     import llvmlite.binding as llvm
 
+    # A fresh context per module: in a shared one, LLVM renames a second module's
+    # struct types (`%struct.S` becomes `%struct.S.0`).
+    context = llvm.create_context()
     try:
-        ll_module = llvm.parse_bitcode(data)
+        ll_module = llvm.parse_bitcode(data, context=context)
     except RuntimeError as e:
         detail = str(e).strip().splitlines()[-1] if str(e).strip() else "unreadable bitcode"
         raise IRParseError(filename, 1, 1, f"invalid bitcode: {detail}") from None
-    return parse_module(str(ll_module), filename=filename, lazy=lazy)
+    text = str(ll_module)
+    del ll_module
+    return parse_module(text, filename=filename, lazy=lazy)
 
 
 def read_module_text(data: bytes, filename: str) -> str:

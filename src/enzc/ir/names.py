@@ -8,11 +8,13 @@ _BARE = re.compile(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*\Z")
 
 
 def escape_bytes(data: bytes) -> str:
-    """LLVM string escaping: printable ASCII stays, `"`, `\\` and the rest become `\\XX`."""
+    """LLVM string escaping: printable ASCII stays, `\\` doubles, `"` and the rest become `\\XX`."""
     out = []
     for b in data:
         if 0x20 <= b < 0x7F and b not in (0x22, 0x5C):
             out.append(chr(b))
+        elif b == 0x5C:
+            out.append("\\\\")
         else:
             out.append(f"\\{b:02X}")
     return "".join(out)

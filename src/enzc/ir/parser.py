@@ -170,13 +170,12 @@ class _ModuleReader:
                 raise self.error(lineno + header_lines, len(line) + 1, "expected '{' to start the function body")
             scan = eol + 1
             header_lines += 1
-        m = _CLOSE_BRACE.search(text, brace + 1)
-        if m is None:
-            last = text.count("\n", 0, n) + (0 if text.endswith("\n") else 1)
-            raise self.error(max(last, 1), 1, "expected '}' at end of function body")
-        close = m.start()
         brace_line = lineno + header_lines
         brace_column = brace - (text.rfind("\n", 0, brace) + 1) + 1
+        m = _CLOSE_BRACE.search(text, brace + 1)
+        if m is None:
+            raise self.error(brace_line, brace_column, "function body has no closing '}' (at the start of a line)")
+        close = m.start()
         self.definitions.append(_Definition(pos, brace, close, brace_line, brace_column))
         header = text[pos : brace + 1].split("\n")
         header[-1] += "\x00"

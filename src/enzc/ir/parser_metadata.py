@@ -36,8 +36,8 @@ _ITEM = re.compile(
 )
 """One comma-separated item, with strings and two levels of () or {} nesting inside."""
 
-_FIELD = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*):\s*(.*?)\s*\Z", re.S)
-_DEF = re.compile(r"!([-a-zA-Z$._0-9\\]+)[ \t]*=[ \t]*(distinct[ \t]+)?(.*?)[ \t]*\Z")
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*:")
+_DEF = re.compile(r"!([-a-zA-Z$._0-9\\]+)[ \t]*=[ \t]*(distinct[ \t]+)?")
 _INT_VALUE = re.compile(r"i([0-9]+)[ \t]+(-?[0-9]+|true|false)\Z")
 _GLOBAL_VALUE = re.compile(r'ptr[ \t]+@([-a-zA-Z$._0-9]+|"[^"]*")\Z')
 
@@ -69,9 +69,9 @@ def parse_node(text: str, column: int = 1, distinct: bool = False, resolve: Glob
     if text.startswith("!") and paren > 1 and text.endswith(")") and text[1:paren].isidentifier():
         fields = []
         for item in split_items(text[paren + 1 : -1], column + paren + 1):
-            m = _FIELD.match(item)
+            m = _KEY.match(item)
             if m:
-                fields.append((m.group(1), m.group(2)))
+                fields.append((item[: m.end() - 1], item[m.end() :].lstrip()))
             else:
                 fields.append(("", item))
         return MDSpecialized(text[1:paren], fields, distinct)
@@ -115,8 +115,8 @@ def parse_definition(line: str, resolve: GlobalResolver | None = None) -> tuple[
     m = _DEF.match(line)
     if not m:
         raise MDSyntax(1, "expected '!name = ...' metadata definition")
-    key, distinct, rhs = m.group(1), m.group(2) is not None, m.group(3)
-    column = m.start(3) + 1
+    key, distinct, rhs = m.group(1), m.group(2) is not None, line[m.end() :].rstrip()
+    column = m.end() + 1
     if key[0].isdigit():
         if not key.isdigit():
             raise MDSyntax(1, f"invalid metadata id '!{key}'")
@@ -151,7 +151,8 @@ def parse_attribute_group(line: str) -> tuple[str, tuple[str, ...]]:
     while pos < end:
         a = _ATTR.match(inner, pos)
         if not a or a.end() == pos:
-            raise MDSyntax(base + pos + 1, f"unexpected '{inner[pos:pos + 20].strip()}' in attribute group")
+            bad = len(inner) - len(inner[pos:].lstrip())
+            raise MDSyntax(base + bad + 1, f"unexpected '{inner[bad:bad + 20].split()[0]}' in attribute group")
         attrs.append(a.group(1))
         pos = a.end()
     return m.group(1), tuple(attrs)

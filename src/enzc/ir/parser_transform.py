@@ -520,6 +520,9 @@ class Builder:
             raise BuildError(tok.pos, f"redefinition of type named '{name}'")
         t = self.mod.named_type(name)
         self.defined_types.add(name)
+        # Keep definition order (references may have created the entry earlier).
+        del self.mod.types[name]
+        self.mod.types[name] = t
         if isinstance(body, StructType):
             t.elements, t.packed = body.elements, body.packed
         elif not (isinstance(body, Tok) and body.type == "OPAQUE"):
@@ -590,9 +593,11 @@ class Builder:
         words, addrspace, i = self._global_words(c, 1)
         kind, vtype, init = c[i], c[i + 1], c[i + 2]
         gv = GlobalVariable(name, vtype, None, constant=(kind == "constant"))
+        gv.linkage.words = words
         if init is not None:
             gv.initializer = self.resolve(vtype, init)  # type: ignore[assignment]
-        gv.linkage.words = words
+        elif not {"external", "extern_weak"} & set(words):
+            raise BuildError(c[-1].pos, f"expected an initializer for '@{name}' (only external globals have none)")
         gv.addrspace = addrspace
         gv.attrs = self._global_suffix(c, i + 3, gv.suffix, gv.metadata)
         self.mod.globals[name] = gv

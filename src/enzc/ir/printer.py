@@ -399,42 +399,31 @@ def _quoted(text: str) -> str:
 
 def print_module(module: Module) -> str:
     """The whole module as LLVM assembly text."""
-    out: list[str] = []
+    header = []
     if module.source_filename is not None:
-        out.append(f"source_filename = {_quoted(module.source_filename)}")
+        header.append(f"source_filename = {_quoted(module.source_filename)}")
     if module.datalayout is not None:
-        out.append(f"target datalayout = {_quoted(module.datalayout)}")
+        header.append(f"target datalayout = {_quoted(module.datalayout)}")
     if module.triple is not None:
-        out.append(f"target triple = {_quoted(module.triple)}")
-    if module.module_asm:
-        out.append("")
-        out.extend(f"module asm {_quoted(line)}" for line in module.module_asm)
-    if module.types:
-        out.append("")
-        out.extend(f"{local_ref(t.name)} = type {t.body_str()}" for t in module.types.values())
-    if module.comdats:
-        out.append("")
-        out.extend(f"${_comdat_name(c.name)} = comdat {c.selection}" for c in module.comdats.values())
-    if module.globals:
-        out.append("")
-        out.extend(_global_text(g) for g in module.globals.values())
-    if module.aliases:
-        out.append("")
-        out.extend(_alias_text(a) for a in module.aliases.values())
-    for fn in module.functions.values():
-        out.append("")
-        out.append(print_function(fn).rstrip("\n"))
-    if module.attribute_groups:
-        out.append("")
-        out.extend(f"attributes #{k} = {{ {' '.join(v)} }}" for k, v in module.attribute_groups.items())
-    if module.named_metadata or module.metadata:
-        out.append("")
-        out.extend(f"!{k} = !{{{', '.join('!' + i for i in ids)}}}" for k, ids in module.named_metadata.items())
-        out.extend(f"!{k} = {node}" for k, node in module.metadata.items())
-    if module.extra_lines:
-        out.append("")
-        out.extend(module.extra_lines)
-    return "\n".join(out) + "\n"
+        header.append(f"target triple = {_quoted(module.triple)}")
+    # Sections are separated by one blank line, as llvm-dis does.
+    sections: list[list[str]] = [
+        header,
+        [f"module asm {_quoted(line)}" for line in module.module_asm],
+        [f"{local_ref(t.name)} = type {t.body_str()}" for t in module.types.values()],
+        [f"${_comdat_name(c.name)} = comdat {c.selection}" for c in module.comdats.values()],
+        [_global_text(g) for g in module.globals.values()],
+        [_alias_text(a) for a in module.aliases.values() if a.kind == "alias"],
+        [_alias_text(a) for a in module.aliases.values() if a.kind == "ifunc"],
+    ]
+    sections.extend([print_function(fn).rstrip("\n")] for fn in module.functions.values())
+    sections += [
+        [f"attributes #{k} = {{ {' '.join(v)} }}" for k, v in module.attribute_groups.items()],
+        [f"!{k} = !{{{', '.join('!' + i for i in ids)}}}" for k, ids in module.named_metadata.items()],
+        [f"!{k} = {node}" for k, node in module.metadata.items()],
+        list(module.extra_lines),
+    ]
+    return "\n\n".join("\n".join(lines) for lines in sections if lines) + "\n"
 
 
 def _comdat_name(name: str) -> str:
