@@ -109,8 +109,9 @@ def corpus_objects(cc: str, work: Path, env: dict[str, str]) -> Measurement:
     target.mkdir()
     extra = ["--enzc-time"] if "enzc" in cc else []
     sources = sorted(corpus.glob("*.c")) + sorted(corpus.glob("*.cpp"))
-    return _run([[cc, "-O2", *extra, "-c", str(src), "-o", src.stem + ".o"] for src in sources],
-                target, env)
+    std = {".c": [], ".cpp": ["-std=c++20"]}
+    return _run([[cc, "-O2", *std[src.suffix], *extra, "-c", str(src), "-o", src.stem + ".o"]
+                 for src in sources], target, env)
 
 
 Build = Callable[[Path, dict[str, str]], Measurement]
