@@ -89,8 +89,11 @@ _FAMILIES = [
     ("STR", r'"[^"]*"(?:="[^"]*")?'),
     ("HASH", r"#dbg_[a-z_]+\(|#[0-9]+"),
     ("COMDATREF", r"\$" + _NAME),
-    ("OTHER", r"\.\.\.|\x00"),
+    ("OTHER", r"\.\.\.|\x00|\x01"),
+    ("BAD", r"[\s\S]"),
 ]
+_SENTINEL = "\x01"
+"""Appended to the text by `Lexer.tokens`: marks the end, after any trailing whitespace."""
 _F = {name: i + 1 for i, (name, _) in enumerate(_FAMILIES)}
 
 _PAREN_KEYWORDS = {"syncscope": "SYNCSCOPE", "inrange": "GEPFLAG"}
@@ -119,26 +122,26 @@ class Lexer:
         self.keywords = keywords
         self.symbols = symbols
         self.regex = re.compile(_SKIP + "(?:" + "|".join(f"({rx})" for _, rx in _FAMILIES) + ")")
-        self.trailing = re.compile(_SKIP + r"\Z")
 
-    def tokens(self, text: str, offset: int = 0, end: int | None = None) -> Iterator[Tok]:
-        """The tokens of `text[offset:end]`; SyntaxProblem at the first character no token matches."""
+    def tokens(self, text: str, offset: int = 0, end: int | None = None) -> Iterator[tuple[str, str, int]]:
+        """(terminal, text, offset) of each token of `text[offset:end]`.
+
+        Every character belongs to some match (whitespace and comments are skipped
+        before each token, anything else is at worst a BAD token), so finditer never
+        skips text; a sentinel after the end stops it without retrying on the
+        trailing whitespace. Raises SyntaxProblem at a character no terminal matches.
+        """
         keywords = self.keywords
         symbols = self.symbols
-        f_name, f_label, f_cstr, f_word, f_num, f_comma, f_punct, f_bang, f_str, f_hash, f_comdat, f_other = range(1, 13)
-        # Trailing whitespace is cut off first: finditer would retry a failing match at
-        # every one of its characters.
-        end = len(text.rstrip()) if end is None else end
-        pos = offset
+        f_name, f_label, f_cstr, f_word, f_num, f_comma, f_punct, f_bang, f_str, f_hash, f_comdat, f_other, f_bad = range(1, 14)
+        if end is None:
+            text += _SENTINEL
+            end = len(text)
         for m in self.regex.finditer(text, offset, end):
-            if m.start() != pos:
-                break
-            pos = m.end()
             fam = m.lastindex
-            start = m.start(fam)
             s = m.group(fam)
             if fam == f_name:
-                kind = "LOCAL" if s[0] == "%" else "GLOBAL"
+                yield ("LOCAL" if s[0] == "%" else "GLOBAL"), s, m.start(fam)
             elif fam == f_word:
                 if s[-1] == ")":
                     word = s[: s.index("(")]
@@ -148,27 +151,26 @@ class Lexer:
                     elif kind not in ("SYNCSCOPE", "GEPFLAG"):
                         # A keyword followed by its own operand list: `addrspace(1)`,
                         # `blockaddress(@f, %bb)`, `comdat($c)`: lex the pieces.
-                        tok = Tok(word)
-                        tok.type = kind
-                        tok.pos = start
-                        yield tok
-                        yield from self.tokens(text, start + len(word), pos)
+                        start = m.start(fam)
+                        yield kind, word, start
+                        yield from self.tokens(text, start + len(word), m.end())
                         continue
                 else:
                     kind = keywords.get(s)
                     if kind is None:
                         kind = "INTTYPE" if s[0] == "i" and s[1:].isdigit() else "WORD"
+                yield kind, s, m.start(fam)
             elif fam == f_punct:
-                kind = symbols[s]
-            elif fam == f_num:
-                kind = "FLOAT" if ("." in s or "x" in s) else "INT"
+                yield symbols[s], s, m.start(fam)
             elif fam == f_comma:
                 if len(s) == 1:
-                    kind = "COMMA"
+                    yield "COMMA", s, m.start(fam)
                 else:
-                    last = s[-1]
                     rest = s[1:].lstrip()
                     kind = "ATTACH" if rest[0] == "!" else "COMMA_ALIGN" if rest == "align" else "COMMA_ADDRSPACE"
+                    yield kind, s, m.start(fam)
+            elif fam == f_num:
+                yield ("FLOAT" if ("." in s or "x" in s) else "INT"), s, m.start(fam)
             elif fam == f_bang:
                 second = s[1]
                 if second.isdigit():
@@ -183,26 +185,23 @@ class Lexer:
                     kind = "MDSPECIAL"
                 else:
                     kind = "MDKIND"
+                yield kind, s, m.start(fam)
             elif fam == f_label:
-                kind = "LABEL_DEF"
+                yield "LABEL_DEF", s, m.start(fam)
             elif fam == f_str:
-                kind = "STRATTR" if '"="' in s else "STRING"
+                yield ("STRATTR" if '"="' in s else "STRING"), s, m.start(fam)
             elif fam == f_cstr:
-                kind = "CSTRING" if s[0] == "c" else "INT"
+                yield ("CSTRING" if s[0] == "c" else "INT"), s, m.start(fam)
             elif fam == f_hash:
-                kind = "DBGREC" if s[1] == "d" else "ATTRGRP"
+                yield ("DBGREC" if s[1] == "d" else "ATTRGRP"), s, m.start(fam)
             elif fam == f_comdat:
-                kind = "COMDATREF"
+                yield "COMDATREF", s, m.start(fam)
+            elif fam == f_other:
+                if s == _SENTINEL:
+                    return
+                yield symbols[s], s, m.start(fam)
             else:
-                kind = symbols[s]
-            tok = Tok(s)
-            tok.type = kind
-            tok.pos = start
-            yield tok
-        if pos < end and not self.trailing.match(text, pos, end):
-            skip = re.compile(_SKIP).match(text, pos, end)
-            bad = skip.end() if skip else pos
-            raise SyntaxProblem(bad, f"unexpected character {text[bad]!r}")
+                raise SyntaxProblem(m.start(fam), f"unexpected character {s!r}")
 
 
 class _NoLexer(lark.lexer.Lexer):
@@ -215,6 +214,53 @@ class _NoLexer(lark.lexer.Lexer):
         raise NotImplementedError("enzc.ir uses its own lexer")
 
 
+def _single_child_only(name: str) -> Callable[[list], Any]:
+    """The callback of a `?rule` whose alternatives all have one child: never called."""
+
+    def fail(children: list) -> Any:
+        raise AssertionError(f"grammar rule {name} reduced with {len(children)} children")
+
+    return fail
+
+
+def _make_reducer(rule: Any, callback: Callable | None) -> Callable[[list], Any] | None:
+    """What lark's tree builder does for `rule`, compiled into one small function.
+
+    Filtered tokens (anonymous punctuation and keywords) are dropped, children from
+    `_rules` are spliced in, `[x]` placeholders become None, a `?rule` with a single
+    child returns that child, and the rest goes to `callback` (a `_rule` without one
+    returns its children for the parent to splice). None means "the child itself".
+    """
+    expansion = rule.expansion
+    empty = rule.options.empty_indices
+    if empty:
+        runs = "".join(str(int(b)) for b in empty).split("0")
+        nones = [len(r) for r in runs]
+    else:
+        nones = [0] * (len(expansion) + 1)
+    items: list[str] = []
+    for i, sym in enumerate(expansion):
+        items.extend(["None"] * nones[i])
+        if sym.is_term and sym.filter_out:
+            continue
+        items.append(f"*c[{i}]" if not sym.is_term and sym.name.startswith("_") else f"c[{i}]")
+    items.extend(["None"] * nones[len(expansion)])
+    expand1 = rule.options.expand1 and not rule.alias
+    if expand1 and len(items) == 1 and not items[0].startswith("*"):
+        return None  # always the single child itself
+    plain = items == [f"c[{i}]" for i in range(len(expansion))]
+    if callback is None:
+        return (lambda c: c) if plain else eval(f"lambda c: [{', '.join(items)}]")  # noqa: S307 - generated here
+    if plain and not expand1:
+        return callback
+    children = "c" if plain else f"[{', '.join(items)}]"
+    if expand1:
+        src = f"lambda c: (lambda o: o[0] if len(o) == 1 else cb(o))({children})"
+    else:
+        src = f"lambda c: cb({children})"
+    return eval(src, {"cb": callback})  # noqa: S307 - generated from the grammar's rules
+
+
 class Engine:
     """A lark grammar's LALR tables and callbacks, driven over our `Lexer`.
 
@@ -225,94 +271,143 @@ class Engine:
     def __init__(self, transformer: Any, starts: list[str], grammar_path: Path = GRAMMAR_PATH) -> None:
         parser = lark.Lark(
             grammar_path.read_text(), parser="lalr", lexer=_NoLexer, start=starts,
-            transformer=transformer, maybe_placeholders=True, cache=True,
+            maybe_placeholders=True, cache=True,
         )
-        inner = parser.parser.parser.parser  # lark's _Parser: parse table + callbacks
-        table = inner.parse_table
-        callbacks = inner.callbacks
+        table = parser.parser.parser.parser.parse_table  # lark's LALR analysis of the grammar
         self.lexer = Lexer(parser.terminals)
-        # Pre-digest the table: shift -> (True, state); reduce -> (False, (size, callback, lhs)).
-        reduce_info: dict[Any, tuple[int, Callable, str]] = {}
-        states: dict[int, dict[str, tuple[bool, Any]]] = {}
+        reducers: dict[Any, tuple[int, Callable, str]] = {}
+        for rule in parser.rules:
+            name = rule.alias or rule.origin.name
+            callback = getattr(transformer, name, None)
+            if callback is None and rule.options.expand1 and not rule.alias:
+                callback = _single_child_only(name)
+            elif callback is None and not name.startswith("_"):
+                raise ValueError(f"no callback for grammar rule {name!r}")
+            reducers[rule] = (len(rule.expansion), _make_reducer(rule, callback), rule.origin.name)
+        token_callbacks = {
+            n: getattr(transformer, n)
+            for n in {sym for row in table.states.values() for sym in row if sym.isupper()}
+            if callable(getattr(transformer, n, None))
+        }
+        # How a shifted token is pushed: None (no rule keeps it: punctuation, most
+        # keywords), True (as a Tok), or the terminal callback applied to the Tok.
+        kept = {sym.name for rule in parser.rules for sym in rule.expansion if sym.is_term and not sym.filter_out}
+        push_mode = {n: token_callbacks.get(n, True) for n in kept | set(token_callbacks)}
+
+        shifts: dict[int, dict[str, int]] = {}
+        reduces: dict[int, dict[str, tuple[int, Any, str]]] = {}
+        gotos: dict[int, dict[str, int]] = {}
         for state, row in table.states.items():
-            out = {}
+            shifts[state], reduces[state], gotos[state] = {}, {}, {}
             for sym, (action, arg) in row.items():
-                if action is Shift:
-                    out[sym] = (True, arg)
+                if action is not Shift:
+                    reduces[state][sym] = reducers[arg]
+                elif sym.isupper() or sym == "$END":
+                    shifts[state][sym] = arg
                 else:
-                    info = reduce_info.get(arg)
-                    if info is None:
-                        info = reduce_info[arg] = (len(arg.expansion), callbacks[arg], arg.origin.name)
-                    out[sym] = (False, info)
-            states[state] = out
-        self.states = states
+                    gotos[state][sym] = arg
+        # A state whose only action is one reduction of a single symbol ("default
+        # reduction") is left at once; since the state below it is known where we
+        # enter it, shifts and gotos can jump straight to where those reductions end,
+        # applying their reducers on the way.
+        unit: dict[int, tuple[Any, str]] = {}
+        for state in table.states:
+            acts = set(map(id, reduces[state].values()))
+            if not shifts[state] and len(acts) == 1:
+                size, reducer, lhs = next(iter(reduces[state].values()))
+                if size == 1:
+                    unit[state] = (reducer, lhs)
+
+        def landing(below: int, target: int) -> tuple[int, tuple]:
+            chain = []
+            while target in unit:
+                reducer, lhs = unit[target]
+                if reducer is not None:
+                    chain.append(reducer)
+                target = gotos[below][lhs]
+            return target, tuple(chain)
+
+        # actions[state][terminal]: (True, state, chain, push mode) to shift, or
+        # (False, size, reducer, lhs) to reduce; goto[state][nonterminal]: (state, chain).
+        self.actions: list[dict[str, tuple]] = []
+        self.goto: list[dict[str, tuple[int, tuple]]] = []
+        for state in range(len(table.states)):
+            row: dict[str, tuple] = {sym: (False, *red) for sym, red in reduces[state].items()}
+            for sym, target in shifts[state].items():
+                row[sym] = (True, *landing(state, target), push_mode.get(sym))
+            self.actions.append(row)
+            self.goto.append({sym: landing(state, target) for sym, target in gotos[state].items()})
         self.start_states = dict(table.start_states)
         self.end_states = dict(table.end_states)
-        # Terminal callbacks by terminal name (lark only wires those of terminals it lexes).
-        names = {sym for row in table.states.values() for sym in row if sym.isupper()}
-        self.token_callbacks = {n: getattr(transformer, n) for n in names if callable(getattr(transformer, n, None))}
 
     def parse(self, text: str, start: str) -> Any:
         """Parse `text` from rule `start`; returns the start rule's callback result."""
-        states = self.states
-        tcb = self.token_callbacks
+        actions = self.actions
+        goto = self.goto
         state = self.start_states[start]
         end_state = self.end_states[start]
         state_stack = [state]
         value_stack: list[Any] = []
         push_state = state_stack.append
         push_value = value_stack.append
-        tok: Tok | None = None
-        for tok in self.lexer.tokens(text):
-            ttype = tok.type
+        for ttype, value, pos in self.lexer.tokens(text):
             while True:
-                try:
-                    shift, arg = states[state][ttype]
-                except KeyError:
-                    raise self._unexpected(tok, states[state]) from None
-                if shift:
-                    push_state(arg)
-                    state = arg
-                    cb = tcb.get(ttype)
-                    push_value(tok if cb is None else cb(tok))
+                act = actions[state].get(ttype)
+                if act is None:
+                    raise self._unexpected(ttype, value, pos, actions[state])
+                if act[0]:
+                    _, state, chain, mode = act
+                    push_state(state)
+                    if mode is None:
+                        push_value(None)
+                    else:
+                        tok = Tok(value)
+                        tok.type = ttype
+                        tok.pos = pos
+                        push_value(tok if mode is True else mode(tok))
+                    for reducer in chain:
+                        value_stack[-1] = reducer([value_stack[-1]])
                     break
-                size, callback, lhs = arg
-                if size:
-                    children = value_stack[-size:]
-                    del state_stack[-size:]
-                    del value_stack[-size:]
+                _, size, reducer, lhs = act
+                if size == 1:
+                    if reducer is not None:
+                        value_stack[-1] = reducer([value_stack[-1]])
+                    state, chain = goto[state_stack[-2]][lhs]
+                    state_stack[-1] = state
                 else:
-                    children = []
-                value = callback(children)
-                state = states[state_stack[-1]][lhs][1]
-                push_state(state)
-                push_value(value)
+                    if size:
+                        children = value_stack[-size:]
+                        del state_stack[-size:]
+                        del value_stack[-size:]
+                    else:
+                        children = []
+                    push_value(reducer(children))
+                    state, chain = goto[state_stack[-1]][lhs]
+                    push_state(state)
+                for reducer in chain:
+                    value_stack[-1] = reducer([value_stack[-1]])
         # End of input: reduce until the start rule is complete.
-        while True:
-            try:
-                shift, arg = states[state]["$END"]
-            except KeyError:
-                end = Tok("")
-                end.type = "$END"
-                end.pos = len(text)
-                raise self._unexpected(end, states[state]) from None
-            size, callback, lhs = arg
+        while state != end_state:
+            act = actions[state].get("$END")
+            if act is None or act[0]:
+                raise self._unexpected("$END", "", len(text), actions[state])
+            _, size, reducer, lhs = act
             if size:
                 children = value_stack[-size:]
                 del state_stack[-size:]
                 del value_stack[-size:]
             else:
                 children = []
-            value = callback(children)
-            state = states[state_stack[-1]][lhs][1]
+            push_value(children[0] if reducer is None else reducer(children))
+            state, chain = goto[state_stack[-1]][lhs]
             push_state(state)
-            push_value(value)
-            if state == end_state:
-                return value_stack[-1]
+            for reducer in chain:
+                value_stack[-1] = reducer([value_stack[-1]])
+        return value_stack[-1]
 
     @staticmethod
-    def _unexpected(tok: Tok, row: dict[str, Any]) -> SyntaxProblem:
+    def _unexpected(ttype: str, value: str, pos: int, row: dict[str, Any]) -> SyntaxProblem:
         expected = sorted({describe_token(t) for t in row if t.isupper() or t == "$END"})
         shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
-        what = "end of input" if tok.type == "$END" else f"'{tok}'"
-        return SyntaxProblem(tok.pos, f"unexpected {what}; expected {shown}")
+        what = "end of input" if ttype == "$END" else "end of line" if ttype == "END" else f"'{value}'"
+        return SyntaxProblem(pos, f"unexpected {what}; expected {shown}")
