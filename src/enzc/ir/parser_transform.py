@@ -575,6 +575,10 @@ class Builder:
             elif kind == "ATTACH":
                 md[t[t.index("!") + 1 :]] = self._md(c[i + 1])
                 i += 2
+            elif kind == "ATTACH_REF":
+                key, ref = _attachment_ref(t)
+                md[key] = ref
+                i += 1
             elif kind == "ATTRGRP":
                 attrs.append(self._text(t))
                 i += 1
@@ -748,8 +752,13 @@ class Builder:
         n = len(c)
         while i < n:
             att = c[i]
-            inst.metadata[att[att.index("!") + 1 :]] = self._md(c[i + 1])
-            i += 2
+            if att.type == "ATTACH_REF":
+                kind, ref = _attachment_ref(att)
+                inst.metadata[kind] = ref
+                i += 1
+            else:
+                inst.metadata[att[att.index("!") + 1 :]] = self._md(c[i + 1])
+                i += 2
         if first.__class__ is Tok:
             self._define(first, inst)
         elif inst.type is not VOID:
@@ -1080,6 +1089,13 @@ class Builder:
         pad = self._local_value(c[0], TOKEN)
         last = c[-1]
         return CleanupRet(pad, None if last.type == "CALLER" else self._block_ref(last))
+
+
+def _attachment_ref(tok: Tok) -> tuple[str, MDRef]:
+    """`, !dbg !12` → ("dbg", MDRef("12"))."""
+    first = tok.index("!")
+    second = tok.index("!", first + 1)
+    return sys.intern(tok[first + 1 : second].rstrip()), MDRef(tok[second + 1 :])
 
 
 def _typed(v: Value) -> str:
