@@ -15,7 +15,7 @@ import pytest
 from enzc.ir import (
     BinaryOp, Call, Compare, ConstantExpr, ConstantInt, DebugRecord, DIArgList, Function, GlobalVariable,
     Invoke, IRParseError, Load, MDRef, MDSpecialized, Phi, Store, function_location, parse_bitcode,
-    parse_file, parse_module, print_module, source_location,
+    parse_file, parse_module, print_module, source_location, PointerType,
 )
 
 LLVM_AS = shutil.which("llvm-as-22")
@@ -227,6 +227,90 @@ def test_everything_prints_back_exactly() -> None:
     module = parse_module(EVERYTHING, lazy=False)
     assert print_module(module) == EVERYTHING
     assemble(EVERYTHING)
+
+
+MORE = r"""%struct.V = type { <vscale x 4 x i32>, target("spirv.Event") }
+
+@vt = constant { [3 x ptr] } { [3 x ptr] [ptr null, ptr @eh, ptr dso_local_equivalent @eh] }
+@vp = global ptr getelementptr inbounds inrange(-8, 16) ({ [3 x ptr] }, ptr @vt, i32 0, i32 0, i32 1)
+@nc = global ptr no_cfi @eh
+@llvm.used = appending global [1 x ptr] [ptr @eh], section "llvm.metadata"
+@big = global i128 -170141183460469231731687303715884105728
+@sub = global i64 sub (i64 ptrtoint (ptr @vp to i64), i64 ptrtoint (ptr @vt to i64))
+@emptys = global {} zeroinitializer
+@z = external addrspace(1) global i32, align 4
+
+define void @eh() personality ptr @__CxxFrameHandler3 {
+entry:
+  invoke void @may_throw()
+          to label %ok unwind label %dispatch
+
+dispatch:
+  %cs = catchswitch within none [label %handler] unwind label %cleanup
+
+handler:
+  %cp = catchpad within %cs [ptr null, i32 64, ptr null]
+  catchret from %cp to label %ok
+
+cleanup:
+  %cl = cleanuppad within none []
+  call void @may_throw() [ "funclet"(token %cl) ]
+  cleanupret from %cl unwind to caller
+
+ok:
+  ret void
+}
+
+define <4 x float> @vec(<4 x float> %a, ptr %p, i1 %c) {
+  %s = fmul <4 x float> %a, splat (float 2.000000e+00)
+  %l = load <4 x float>, ptr %p, align 16
+  %m = select <4 x i1> <i1 true, i1 false, i1 true, i1 false>, <4 x float> %s, <4 x float> %l
+  %r = shufflevector <4 x float> %m, <4 x float> poison, <4 x i32> zeroinitializer
+  %v = atomicrmw fadd ptr %p, float 1.000000e+00 seq_cst, align 4
+  %w = load atomic volatile i32, ptr %p syncscope("agent") acquire, align 4
+  %g = getelementptr i8, ptr addrspace(1) @z, i64 4
+  %t = musttail call <4 x float> @vec(<4 x float> %r, ptr %p, i1 %c)
+  ret <4 x float> %t
+}
+
+define void @records(ptr %x) !dbg !3 {
+    #dbg_declare(ptr %x, !6, !DIExpression(), !7)
+    #dbg_assign(i32 0, !6, !DIExpression(), !8, ptr %x, !DIExpression(), !7)
+    #dbg_label(!9, !7)
+  store i32 0, ptr %x, align 4, !DIAssignID !8
+  ret void
+}
+
+declare void @may_throw()
+
+declare i32 @__CxxFrameHandler3(...)
+
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!2}
+
+!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !1, producer: "clang", isOptimized: true, runtimeVersion: 0, emissionKind: FullDebug)
+!1 = !DIFile(filename: "more.cpp", directory: "/tmp")
+!2 = !{i32 2, !"Debug Info Version", i32 3}
+!3 = distinct !DISubprogram(name: "records", scope: !1, file: !1, line: 1, type: !4, scopeLine: 1, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0, retainedNodes: !5)
+!4 = !DISubroutineType(types: !5)
+!5 = !{}
+!6 = !DILocalVariable(name: "x", scope: !3, file: !1, line: 2, type: !10)
+!7 = !DILocation(line: 2, column: 3, scope: !3)
+!8 = distinct !DIAssignID()
+!9 = !DILabel(scope: !3, name: "here", file: !1, line: 3)
+!10 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
+"""
+"""Windows EH funclets, vtable constants, scalable vectors, atomics, addrspaces, debug records."""
+
+
+def test_more_prints_back_exactly() -> None:
+    module = parse_module(MORE, lazy=False)
+    assert print_module(module) == MORE
+    assemble(MORE)
+    eh = module.functions["eh"]
+    cs = eh.blocks[1].instructions[0]
+    assert [b.name for b in cs.successors] == ["handler", "cleanup"]
+    assert module.globals["z"].type == PointerType(1)
 
 
 def test_everything_structure() -> None:
@@ -469,3 +553,32 @@ def test_source_location_follows_debug_info() -> None:
     assert str(source_location(m, add)) == "all.c:4:7"
     assert source_location(m, m.functions["arith"].entry.instructions[0]) is None
     assert str(function_location(m, dbg)) == "all.c:3:0"
+
+
+USELISTORDER = """@g = global i32 0
+
+define i32 @h(i32 %x) {
+  %a = load i32, ptr @g, align 4
+  %b = load i32, ptr @g, align 4
+  %c = add i32 %a, %x
+  %d = add i32 %b, %x
+  %e = add i32 %c, %d
+  ret i32 %e
+
+; uselistorder directives
+  uselistorder i32 %x, { 1, 0 }
+}
+
+uselistorder ptr @g, { 1, 0 }
+"""
+
+
+def test_uselistorder_directives() -> None:
+    """Kept verbatim while nothing is parsed; dropped (they carry no semantics and
+    would go stale) once bodies are printed from objects."""
+    lazy = print_module(parse_module(USELISTORDER))
+    assert "uselistorder i32 %x, { 1, 0 }" in lazy and lazy.endswith("uselistorder ptr @g, { 1, 0 }\n")
+    assemble(lazy)
+    full = print_module(parse_module(USELISTORDER, lazy=False))
+    assert "uselistorder" not in full
+    assemble(full)

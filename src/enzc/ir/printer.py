@@ -421,9 +421,17 @@ def print_module(module: Module) -> str:
         [f"attributes #{k} = {{ {' '.join(v)} }}" for k, v in module.attribute_groups.items()],
         [f"!{k} = !{{{', '.join('!' + i for i in ids)}}}" for k, ids in module.named_metadata.items()],
         [f"!{k} = {node}" for k, node in module.metadata.items()],
-        list(module.extra_lines),
+        _extra_lines(module),
     ]
     return "\n\n".join("\n".join(lines) for lines in sections if lines) + "\n"
+
+
+def _extra_lines(module: Module) -> list[str]:
+    """Top-level lines kept as text. `uselistorder` directives count the uses of a
+    value, which edits change; they are dropped once any body has been parsed (they
+    carry no semantics, and a stale one would make the module invalid)."""
+    edited = any(fn.is_materialized and fn.source_text is not None for fn in module.functions.values())
+    return [line for line in module.extra_lines if not (edited and line.startswith("uselistorder"))]
 
 
 def _comdat_name(name: str) -> str:
