@@ -15,11 +15,19 @@ PROGRAMS = discover("rev1")
 
 # Program name (or "name[config]") -> why it fails today. Strict: remove an entry as
 # soon as its program passes.
-XFAIL: dict[str, str] = {}
+XFAIL: dict[str, str] = {
+    "scalar/variadic_float_promotion[-O3 -g]": "enzcc internal error: ValueError: no callback for grammar rule 'callee'",
+}
 
 
 def test_enough_programs() -> None:
     assert len(PROGRAMS) >= 44
+
+
+def test_xfail_table_names_programs() -> None:
+    """A stale entry (renamed program or config) would silently stop guarding anything."""
+    known = {p.name for p in PROGRAMS} | {f"{p.name}[{c}]" for p in PROGRAMS for c in CONFIGS}
+    assert set(XFAIL) <= known, set(XFAIL) - known
 
 
 @pytest.mark.parametrize(("prog", "config"), params(PROGRAMS, CONFIGS, XFAIL))
