@@ -88,19 +88,42 @@ def test_s_emit_llvm_writes_the_post_ad_module(tmp_path: Path,
     assert (tmp_path / "prog.ll").read_text() == _replace_calls(calls[0][0])
 
 
+REFUSAL = "prog.c:3:50: error: cannot differentiate 'square' (hint: ...)"
+
+
 def test_ad_errors_are_printed_as_given_and_leave_nothing(
         tmp_path: Path, calls: list[tuple[str, ADOptions]], monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     def refuse(text: str, options: ADOptions) -> str:
-        raise ADError("prog.c:3:50: error: cannot differentiate 'square' (hint: ...)")
+        raise ADError(REFUSAL)
 
     monkeypatch.setattr("enzc.frontend.middle.run_ad_stage", refuse)
-    for argv in (["prog.c", "-o", "prog"], ["-c", "prog.c", "plain.c"]):
+    for argv in (["prog.c", "-o", "prog"], ["-S", "prog.c", "plain.c"]):
         assert cli.run(argv, cxx=False) == 1
-        assert capsys.readouterr().err == ("prog.c:3:50: error: cannot differentiate "
-                                           "'square' (hint: ...)\n")
-    assert not any((tmp_path / name).exists() for name in ("prog", "prog.o", "plain.o"))
+        assert capsys.readouterr().err == REFUSAL + "\n"
+    assert not any((tmp_path / name).exists() for name in ("prog", "prog.s", "plain.s"))
     assert os.listdir(tempfile.gettempdir()) == []
+
+
+def test_c_defers_ad_it_cannot_do_alone_to_the_link(
+        tmp_path: Path, calls: list[tuple[str, ADOptions]], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Typically the differentiated function is in another translation unit: only the
+    # link sees it. The object keeps the unresolved call and the IR for the link.
+    monkeypatch.setattr("enzc.frontend.middle.run_ad_stage",
+                        lambda text, options: (_ for _ in ()).throw(ADError(REFUSAL)))
+    assert cli.run(["-c", "prog.c"], cxx=False) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("enzcc: note: prog.c: AD deferred to the enzcc link step")
+    assert REFUSAL in err
+    obj = read_elf_object((tmp_path / "prog.o").read_bytes(), "prog.o")
+    assert "__enzyme_autodiff" in obj.symbols.undefined and obj.bitcode is not None
+    assert cli.run(["prog.o", "-o", "prog"], cxx=False) == 1  # the link reports it
+    assert capsys.readouterr().err == REFUSAL + "\n" and not (tmp_path / "prog").exists()
+    monkeypatch.setattr("enzc.frontend.middle.run_ad_stage",
+                        lambda text, options: _replace_calls(text))
+    assert cli.run(["prog.o", "-o", "prog"], cxx=False) == 0  # and does it when it can
+    assert _run_program(tmp_path / "prog") == "42\n"
 
 
 def test_invalid_ir_from_the_ad_stage_is_reported_as_an_enzc_bug(

@@ -13,7 +13,7 @@ import shutil
 import sys
 from functools import partial
 
-from enzc.ad import ENTRY_POINT_MARK
+from enzc.ad import ENTRY_POINT_MARK, ADError
 from enzc.frontend import middle, steps
 from enzc.frontend.args import Input, InputKind, Phase, UsageError
 from enzc.frontend.deps import dependency_file, replace_extension
@@ -70,7 +70,9 @@ def _compile_one(session: Session, number: int, inp: Input, destination: str,
         return result, []
     outputs: Outputs = [(dep.built, dep.destination)] if dep else []
 
-    module, text = _lower(session, pre, stem, inp.path, want_text=inv.emit_llvm and assembly)
+    deferrable = inv.phase == Phase.OBJECT and not inv.emit_llvm
+    module, text = _lower(session, pre, stem, inp.path, want_text=inv.emit_llvm and assembly,
+                          deferrable=deferrable)
     built = session.temp(stem + ".out" + _SUFFIX[(inv.phase, inv.emit_llvm)])
     if inv.emit_llvm and assembly:
         with open(built, "w", encoding="utf-8") as f:
@@ -82,9 +84,16 @@ def _compile_one(session: Session, number: int, inp: Input, destination: str,
     return result, [(built, destination), *outputs]
 
 
-def _lower(session: Session, pre: str, stem: str, label: str,
-           want_text: bool) -> tuple[str, str | None]:
-    """AD (and --enzc-ad-before-opt's cleanup) on one unit: (bitcode for codegen, text)."""
+def _lower(session: Session, pre: str, stem: str, label: str, want_text: bool,
+           deferrable: bool) -> tuple[str, str | None]:
+    """AD (and --enzc-ad-before-opt's cleanup) on one unit: (bitcode for codegen, text).
+
+    With `deferrable` (an object, which carries its IR to the link) a unit the AD stage
+    cannot differentiate on its own, typically because the differentiated code is in
+    another translation unit, is compiled without AD: the enzcc link merges the units
+    and runs AD there (and reports the error if it persists). Its `__enzyme_` calls stay
+    unresolved, so a link without enzcc fails instead of giving wrong results.
+    """
     enzc = session.inv.enzc
     with open(pre, "rb") as f:
         bitcode = f.read()
@@ -97,7 +106,15 @@ def _lower(session: Session, pre: str, stem: str, label: str,
         if enzc.ad_before_opt:
             module = irmodule.strip_o0_attributes(module, label, every_noinline=True)
             middle.optimize(session, module)
-        lowered = middle.differentiate(session, module, stem, label)
+        try:
+            lowered = middle.differentiate(session, module, stem, label)
+        except ADError as err:
+            if not deferrable:
+                raise
+            reason = str(err).strip().splitlines()[0] if str(err).strip() else "AD failed"
+            sys.stderr.write(f"{session.inv.tool_name}: note: {label}: AD deferred to the "
+                             f"enzcc link step, which sees all translation units ({reason})\n")
+            lowered = middle.Lowered(module, None)
         if lowered.ad_text is None and not enzc.ad_before_opt:
             return pre, lowered.text() if want_text else None
         out = session.temp(stem + ".lowered.bc")
