@@ -26,10 +26,11 @@ from enzc.ir.errors import IRParseError, position
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.names import unescape
 from enzc.ir.parser_lalr import Engine, SyntaxProblem
-from enzc.ir.parser_metadata import MDSyntax, parse_attribute_group, parse_definition
+from enzc.ir.parser_metadata import LazyContext, MDSyntax, lazy_definition, parse_attribute_group, parse_definition
 from enzc.ir.parser_transform import Builder, BuildError
 
 _CLOSE_BRACE = re.compile(r"^\}", re.M)
+_MD_RUN = re.compile(r"(?:![^\n]*(?:\n|\Z))+")
 _HEADER_LINE = re.compile(
     r'(?:(source_filename)[ \t]*=[ \t]*"([^"]*)"'
     r'|target[ \t]+(datalayout|triple)[ \t]*=[ \t]*"([^"]*)"'
@@ -103,9 +104,17 @@ class _ModuleReader:
                 eol = n
             c = text[pos] if pos < eol else "\n"
             if c == "!":
+                # Metadata comes in long runs of lines: take the whole run at once.
                 self._close_entity()
-                self.md_lines.append((lineno, text[pos:eol].rstrip()))
-                pieces.append("")
+                run = _MD_RUN.match(text, pos)
+                lines = text[pos : run.end()].split("\n")  # type: ignore[union-attr]
+                if lines[-1] == "":
+                    lines.pop()
+                self.md_lines.extend(zip(range(lineno, lineno + len(lines)), lines))
+                pieces.extend([""] * len(lines))
+                lineno += len(lines)
+                pos = run.end()  # type: ignore[union-attr]
+                continue
             elif c == ";" or c == "\n" or c == "\r":
                 pieces.append("")
             elif c == "d" and text.startswith("define", pos) and not text[pos + 6 : pos + 7].isalnum():
@@ -200,7 +209,7 @@ class _ModuleReader:
             builder.resolve_module()
         except (SyntaxProblem, BuildError) as e:
             raise self.error(*position(eager, e.pos), e.message) from None
-        self._metadata()
+        self._metadata(lazy)
         self._attribute_groups()
         for fn, names, d in zip(builder.defined_functions, builder.header_arg_names, self.definitions):
             self._make_lazy(fn, names, d)
@@ -209,11 +218,14 @@ class _ModuleReader:
                 fn.blocks  # noqa: B018 - parse now
         return module
 
-    def _metadata(self) -> None:
+    def _metadata(self, lazy: bool) -> None:
+        """Numbered nodes are split lazily (their outline is checked now) unless `lazy` is off."""
         module = self.module
+        ctx = LazyContext(self.filename, module.get_global)
         for lineno, line in self.md_lines:
+            line = line.rstrip()
             try:
-                key, node = parse_definition(line, module.get_global)
+                key, node = lazy_definition(line, ctx, lineno) if lazy else parse_definition(line, ctx.resolve)
             except MDSyntax as e:
                 raise self.error(lineno, e.column, e.message) from None
             if isinstance(node, list):

@@ -57,57 +57,145 @@ def split_items(inner: str, column: int) -> list[str]:
     return [s.strip() for s in items]
 
 
-def parse_node(text: str, column: int = 1, distinct: bool = False, resolve: GlobalResolver | None = None) -> Metadata:
-    """`!{...}` or `!DIKind(...)` (the right-hand side of a definition, or an inline node)."""
-    if text.startswith("distinct"):
-        distinct = True
+def _tuple_operands(inner: str, column: int, resolve: GlobalResolver | None) -> list[Metadata | None]:
+    return [parse_operand(s, column, resolve) for s in split_items(inner, column + 2)]
+
+
+def _fields(inner: str, column: int) -> list[tuple[str, str]]:
+    fields = []
+    for item in split_items(inner, column):
+        m = _KEY.match(item)
+        if m:
+            fields.append((item[: m.end() - 1], item[m.end() :].lstrip()))
+        else:
+            fields.append(("", item))
+    return fields
+
+
+def _shape(text: str, column: int) -> tuple[bool, str, int]:
+    """(distinct, rest, where the operand list starts): checks the node's outline only."""
+    distinct = text.startswith("distinct")
+    if distinct:
         text = text[8:].lstrip()
     if text.startswith("!{") and text.endswith("}"):
-        items = split_items(text[2:-1], column + 2)
-        return MDTuple([parse_operand(s, column, resolve) for s in items], distinct)
+        return distinct, text, 1
     paren = text.find("(")
     if text.startswith("!") and paren > 1 and text.endswith(")") and text[1:paren].isidentifier():
-        fields = []
-        for item in split_items(text[paren + 1 : -1], column + paren + 1):
-            m = _KEY.match(item)
-            if m:
-                fields.append((item[: m.end() - 1], item[m.end() :].lstrip()))
-            else:
-                fields.append(("", item))
-        return MDSpecialized(text[1:paren], fields, distinct)
+        return distinct, text, paren
     raise MDSyntax(column, f"expected metadata node, found '{text[:40]}'")
 
 
-def parse_operand(item: str, column: int = 1, resolve: GlobalResolver | None = None) -> Metadata | None:
-    """One operand of a metadata tuple; `None` for `null`."""
-    if item.startswith("!"):
-        if item[1:].isdigit():
-            return MDRef(item[1:])
-        if item.startswith('!"') and item.endswith('"') and len(item) >= 3:
-            return MDString(unescape(item[2:-1]))
-        return parse_node(item, column, resolve=resolve)
-    if item == "null":
-        return None
-    if item.startswith("distinct"):
-        return parse_node(item, column, resolve=resolve)
-    m = _INT_VALUE.match(item)
-    if m:
-        v = m.group(2)
-        num = 1 if v == "true" else 0 if v == "false" else int(v)
-        return MDValue(ConstantInt(IntType(int(m.group(1))), num))
-    if resolve is not None:
-        g = _GLOBAL_VALUE.match(item)
-        if g:
-            name = g.group(1)
-            if name.startswith('"'):
-                name = unescape(name[1:-1]).decode("utf-8", "surrogateescape")
-            value = resolve(name)
-            if value is None:
-                raise MDSyntax(column, f"use of undefined value '@{name}'")
-            return MDValue(value)
-    if not item or item[0] in ",)}":
-        raise MDSyntax(column, f"expected metadata operand, found '{item[:40]}'")
-    return MDRaw(item)
+def parse_node(text: str, column: int = 1, distinct: bool = False, resolve: GlobalResolver | None = None) -> Metadata:
+    """`!{...}` or `!DIKind(...)` (the right-hand side of a definition, or an inline node)."""
+    is_distinct, text, paren = _shape(text, column)
+    distinct = distinct or is_distinct
+    if paren == 1:
+        return MDTuple(_tuple_operands(text[2:-1], column, resolve), distinct)
+    return MDSpecialized(text[1:paren], _fields(text[paren + 1 : -1], column + paren + 1), distinct)
+
+
+class LazyContext:
+    """What lazily split nodes of one module share: the file name for errors, and
+    the global lookup for `ptr @g` operands."""
+
+    __slots__ = ("filename", "resolve")
+
+    def __init__(self, filename: str, resolve: GlobalResolver | None) -> None:
+        self.filename, self.resolve = filename, resolve
+
+    def error(self, line: int, e: MDSyntax) -> Exception:
+        from enzc.ir.errors import IRParseError
+
+        return IRParseError(self.filename, line, e.column, e.message)
+
+
+class LazyMDSpecialized(MDSpecialized):
+    """A specialized node whose fields are split from its text on first access.
+
+    Most debug-info nodes are never looked at, only printed back; until `fields` is
+    read, `str()` is the text as parsed."""
+
+    def __init__(self, text: str, kind: str, distinct: bool, ctx: LazyContext, line: int, column: int) -> None:
+        self.kind = kind
+        self.distinct = distinct
+        self._text: str | None = text
+        self._fields: list[tuple[str, str]] | None = None
+        self._ctx = ctx
+        self._line = line
+        self._column = column
+
+    @property  # type: ignore[override]
+    def fields(self) -> list[tuple[str, str]]:
+        if self._fields is None:
+            text = self._text
+            assert text is not None
+            paren = len(self.kind) + 1
+            try:
+                self._fields = _fields(text[paren + 1 : -1], self._column + paren + 1)
+            except MDSyntax as e:
+                raise self._ctx.error(self._line, e) from None
+            self._text = None
+        return self._fields
+
+    @fields.setter
+    def fields(self, value: list[tuple[str, str]]) -> None:
+        self._fields = value
+        self._text = None
+
+    def __str__(self) -> str:
+        if self._text is not None:
+            return ("distinct " if self.distinct else "") + self._text
+        return super().__str__()
+
+
+class LazyMDTuple(MDTuple):
+    """A tuple whose operands are parsed from its text on first access (see LazyMDSpecialized)."""
+
+    def __init__(self, text: str, distinct: bool, ctx: LazyContext, line: int, column: int) -> None:
+        self.distinct = distinct
+        self._text: str | None = text
+        self._operands: list[Metadata | None] | None = None
+        self._ctx = ctx
+        self._line = line
+        self._column = column
+
+    @property  # type: ignore[override]
+    def operands(self) -> list[Metadata | None]:
+        if self._operands is None:
+            text = self._text
+            assert text is not None
+            try:
+                self._operands = _tuple_operands(text[2:-1], self._column, self._ctx.resolve)
+            except MDSyntax as e:
+                raise self._ctx.error(self._line, e) from None
+            self._text = None
+        return self._operands
+
+    @operands.setter
+    def operands(self, value: list[Metadata | None]) -> None:
+        self._operands = value
+        self._text = None
+
+    def __str__(self) -> str:
+        if self._text is not None:
+            return ("distinct " if self.distinct else "") + self._text
+        return super().__str__()
+
+
+_NUMBERED = re.compile(r"!([0-9]+) = (distinct )?(!(?:\{.*\}|([A-Za-z][A-Za-z0-9_]*)\(.*\)))\Z")
+"""The usual shape of a numbered node definition, as LLVM prints it."""
+
+
+def lazy_definition(line: str, ctx: LazyContext, lineno: int) -> tuple[str, Metadata | list[str]]:
+    """Like `parse_definition`, but a numbered node's operands are split on first use."""
+    m = _NUMBERED.match(line)
+    if m is None:  # named metadata, unusual spacing, or an error: parse it now
+        return parse_definition(line, ctx.resolve)
+    key, distinct, rhs, kind = m.groups()
+    column = m.start(3) + 1
+    if kind is None:
+        return key, LazyMDTuple(rhs, distinct is not None, ctx, lineno, column)
+    return key, LazyMDSpecialized(rhs, kind, distinct is not None, ctx, lineno, column)
 
 
 def parse_definition(line: str, resolve: GlobalResolver | None = None) -> tuple[str, Metadata | list[str]]:
