@@ -147,3 +147,27 @@ def test_cmake_project_through_the_toolchain_file(tmp_path: Path,
     assert run(["./polyeval"], build, env).stdout == expected
     assert run(["./polyxx"], build, env).stdout == "p(1.5)=9.250000\n"
     assert temp_leftovers(env) == []
+
+
+def test_gradient_across_translation_units_and_a_static_library(
+        tmp_path: Path, tmpdir_env: dict[str, str]) -> None:
+    # The differentiated function lives in a library built from `enzcc -c` objects; the
+    # program's own -c step cannot see its body (AD is deferred), the link merges both.
+    env = tmpdir_env
+    (tmp_path / "cube.c").write_text("double cube(double x) { return x * x * x; }\n")
+    (tmp_path / "main.c").write_text(
+        "#include <stdio.h>\n#include <enzyme/enzyme.h>\ndouble cube(double);\n"
+        "int main(void) {\n"
+        "  for (double x = -1.5; x < 2.0; x += 1.25)\n"
+        "    printf(\"%.17g %.17g\\n\", x, __enzyme_autodiff((void *)cube, x));\n"
+        "  return 0;\n}\n")
+    run([ENZCC, "-O2", "-c", "cube.c", "main.c"], tmp_path, env)
+    run(["llvm-ar-22", "rcs", "libcube.a", "cube.o"], tmp_path, env)
+    run([ENZCC, "-O2", "main.o", "libcube.a", "-o", "separate"], tmp_path, env)
+    run([ENZCC, "-O1", "main.c", "cube.c", "-o", "together"], tmp_path, env)
+    for program in ("separate", "together"):
+        lines = run([f"./{program}"], tmp_path, env).stdout.split("\n")[:-1]
+        assert len(lines) == 3
+        for line in lines:
+            x, derivative = map(float, line.split())
+            assert derivative == pytest.approx(3 * x * x, rel=1e-12)
