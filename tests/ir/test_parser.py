@@ -582,3 +582,25 @@ def test_uselistorder_directives() -> None:
     full = print_module(parse_module(USELISTORDER, lazy=False))
     assert "uselistorder" not in full
     assemble(full)
+
+
+def test_metadata_operands_are_split_on_first_use() -> None:
+    text = (
+        "@g = global i32 0\n"
+        '!0 = !{i32 1, !"x", ptr @g, null}\n'
+        "!1 = distinct !DILocation(line: 3, column: 4, scope: !2)\n"
+        '!2 = !DISubprogram(name: "f, g", flags: DIFlagPrototyped | DIFlagArtificial)\n'
+        '!3 = !{!1, !"unterminated}\n'
+    )
+    m = parse_module(text, filename="md.ll")
+    assert str(m.metadata["1"]) == "distinct !DILocation(line: 3, column: 4, scope: !2)"
+    assert m.metadata["2"].get("name") == '"f, g"'  # type: ignore[union-attr]
+    assert m.metadata["2"].fields[1] == ("flags", "DIFlagPrototyped | DIFlagArtificial")  # type: ignore[union-attr]
+    ops = m.metadata["0"].operands  # type: ignore[union-attr]
+    assert ops[2].value is m.globals["g"] and ops[3] is None  # type: ignore[union-attr]
+    with pytest.raises(IRParseError, match=r"^md.ll:5:"):
+        m.metadata["3"].operands  # type: ignore[union-attr] # noqa: B018
+    with pytest.raises(IRParseError, match=r"^md.ll:5:"):
+        parse_module(text, filename="md.ll", lazy=False)
+    m.metadata["1"].fields[0] = ("line", "30")  # type: ignore[union-attr]
+    assert "!1 = distinct !DILocation(line: 30, column: 4, scope: !2)" in print_module(m)

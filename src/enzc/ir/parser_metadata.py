@@ -198,6 +198,38 @@ def lazy_definition(line: str, ctx: LazyContext, lineno: int) -> tuple[str, Meta
     return key, LazyMDSpecialized(rhs, kind, distinct is not None, ctx, lineno, column)
 
 
+def parse_operand(item: str, column: int = 1, resolve: GlobalResolver | None = None) -> Metadata | None:
+    """One operand of a metadata tuple; `None` for `null`."""
+    if item.startswith("!"):
+        if item[1:].isdigit():
+            return MDRef(item[1:])
+        if item.startswith('!"') and item.endswith('"') and len(item) >= 3:
+            return MDString(unescape(item[2:-1]))
+        return parse_node(item, column, resolve=resolve)
+    if item == "null":
+        return None
+    if item.startswith("distinct"):
+        return parse_node(item, column, resolve=resolve)
+    m = _INT_VALUE.match(item)
+    if m:
+        v = m.group(2)
+        num = 1 if v == "true" else 0 if v == "false" else int(v)
+        return MDValue(ConstantInt(IntType(int(m.group(1))), num))
+    if resolve is not None:
+        g = _GLOBAL_VALUE.match(item)
+        if g:
+            name = g.group(1)
+            if name.startswith('"'):
+                name = unescape(name[1:-1]).decode("utf-8", "surrogateescape")
+            value = resolve(name)
+            if value is None:
+                raise MDSyntax(column, f"use of undefined value '@{name}'")
+            return MDValue(value)
+    if not item or item[0] in ",)}":
+        raise MDSyntax(column, f"expected metadata operand, found '{item[:40]}'")
+    return MDRaw(item)
+
+
 def parse_definition(line: str, resolve: GlobalResolver | None = None) -> tuple[str, Metadata | list[str]]:
     """`!12 = [distinct] node` → ("12", node); `!name = !{!0, !1}` → ("name", ["0", "1"])."""
     m = _DEF.match(line)
