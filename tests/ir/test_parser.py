@@ -401,12 +401,12 @@ def test_lazy_body_prints_verbatim_until_touched() -> None:
 
 
 def test_changed_header_of_untouched_function_is_printed_from_objects() -> None:
-    text = "define i32 @f(i32 %x) {\n  %y =   add i32 %x, 1\n  ret i32 %y\n}\n\nattributes #0 = { nounwind }\n"
+    text = "define i32 @f(i32 %x) {\n  %1 =   add i32 %x, 1\n  ret i32 %1\n}\n\nattributes #0 = { nounwind }\n"
     m = parse_module(text)
     f = m.functions["f"]
     f.fn_attrs = ("#0",)
     out = print_module(m)
-    assert "define i32 @f(i32 %x) #0 {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n" in out
+    assert "define i32 @f(i32 %x) #0 {\n  %1 = add i32 %x, 1\n  ret i32 %1\n}\n" in out
     assemble(out)
 
 

@@ -347,20 +347,17 @@ def _header(fn: Function, s: Slots, declaration: bool) -> str:
     return _words(*parts)
 
 
-def _is_declaration(fn: Function) -> bool:
-    return fn.is_materialized and not fn.blocks
-
-
 def print_function(fn: Function) -> str:
     """The function's definition or declaration, ending in a newline."""
     if not fn.is_materialized and fn.header_key() == fn.source_header_key and fn.source_text is not None:
         return fn.source_text + "\n"
-    declaration = _is_declaration(fn)
+    blocks = fn.blocks  # parses a lazy body whose header was changed
+    declaration = not blocks
     s = Slots(fn)
     if declaration:
         return _header(fn, s, True) + "\n"
     out = [_header(fn, s, False) + " {"]
-    for i, block in enumerate(fn.blocks):
+    for i, block in enumerate(blocks):
         if i:
             out.append("")
         _block_lines(block, s, out, i == 0)
