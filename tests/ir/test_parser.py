@@ -604,3 +604,17 @@ def test_metadata_operands_are_split_on_first_use() -> None:
         parse_module(text, filename="md.ll", lazy=False)
     m.metadata["1"].fields[0] = ("line", "30")  # type: ignore[union-attr]
     assert "!1 = distinct !DILocation(line: 30, column: 4, scope: !2)" in print_module(m)
+
+
+def test_forward_reference_inside_metadata_operand() -> None:
+    text = (
+        "define void @f(i1 %c) {\n"
+        "entry:\n  br i1 %c, label %a, label %b\n\n"
+        "a:\n  call void @llvm.fake.use(metadata i32 %v)\n  ret void\n\n"
+        "b:\n  %v = add i32 1, 2\n  br label %a\n}\n\n"
+        "declare void @llvm.fake.use(metadata)\n"
+    )
+    m = parse_module(text, lazy=False)
+    call = m.functions["f"].blocks[1].instructions[0]
+    v = m.functions["f"].blocks[2].instructions[0]
+    assert call.args[0].md.value is v  # type: ignore[attr-defined]

@@ -159,6 +159,7 @@ class Builder:
         self.block: BasicBlock | None = None
         self.next_slot = 0
         self.pending_records: list[DebugRecord] = []
+        self.md_forward: list[MDValue] = []
 
     def begin_body(self, module: Module, fn: Function, arg_source_names: list[str | None]) -> None:
         """Prepare to parse `fn`'s body; `arg_source_names` are the argument names as written."""
@@ -503,7 +504,7 @@ class Builder:
                     raise BuildError(x.pos, f"unexpected '{x}' in metadata tuple")
                 ops.append(None)
             elif isinstance(x, Value):
-                ops.append(MDValue(x))
+                ops.append(self._md(x))
             else:
                 ops.append(x)
         return MDTuple(ops)
@@ -512,7 +513,14 @@ class Builder:
         return DIArgList([v for v in c[1:] if v is not None])
 
     def _md(self, x: Any) -> Metadata:
-        return MDValue(x) if isinstance(x, Value) else x
+        """Metadata from an `md` result; a value becomes MDValue. Metadata does not hold
+        tracked uses, so an MDValue of a forward reference is fixed up in `_define`."""
+        if not isinstance(x, Value):
+            return x
+        md = MDValue(x)
+        if isinstance(x, _Forward):
+            self.md_forward.append(md)
+        return md
 
     # ------------------------------------------------------------------ module entities
     def typedef(self, c: list) -> None:
@@ -789,6 +797,9 @@ class Builder:
             if fwd.type != value.type:
                 raise BuildError(fwd.tok.pos, f"'%{name}' defined with type '{value.type}' but expected '{fwd.type}'")
             fwd.replace_all_uses_with(value)
+            for md in self.md_forward:
+                if md.value is fwd:
+                    md.value = value
         elif name in self.forward_blocks:
             raise BuildError(tok.pos, f"'%{name}' is used as a label and defined as a value")
         self.locals[name] = value
