@@ -70,9 +70,8 @@ def _compile_one(session: Session, number: int, inp: Input, destination: str,
         return result, []
     outputs: Outputs = [(dep.built, dep.destination)] if dep else []
 
-    deferrable = inv.phase == Phase.OBJECT and not inv.emit_llvm
     module, text = _lower(session, pre, stem, inp.path, want_text=inv.emit_llvm and assembly,
-                          deferrable=deferrable)
+                          deferrable=inv.phase == Phase.OBJECT)
     built = session.temp(stem + ".out" + _SUFFIX[(inv.phase, inv.emit_llvm)])
     if inv.emit_llvm and assembly:
         with open(built, "w", encoding="utf-8") as f:
@@ -88,7 +87,7 @@ def _lower(session: Session, pre: str, stem: str, label: str, want_text: bool,
            deferrable: bool) -> tuple[str, str | None]:
     """AD (and --enzc-ad-before-opt's cleanup) on one unit: (bitcode for codegen, text).
 
-    With `deferrable` (an object, which carries its IR to the link) a unit the AD stage
+    With `deferrable` (-c: objects and bitcode carry their IR to the link) a unit the AD stage
     cannot differentiate on its own, typically because the differentiated code is in
     another translation unit, is compiled without AD: the enzcc link merges the units
     and runs AD there (and reports the error if it persists). Its `__enzyme_` calls stay
