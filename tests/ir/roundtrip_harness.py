@@ -106,13 +106,14 @@ def enzc_in_process(src: Path, dst: Path) -> None:
     import enzc.ir as ir
 
     if src.suffix == ".bc":
-        module = ir.parse_bitcode(src.read_bytes())
-    else:
-        module = ir.parse_module(src.read_text(), filename=str(src), lazy=False)
+        module = ir.parse_bitcode(src.read_bytes(), filename=str(src), lazy=False)
+    else:  # IR text is UTF-8 but may carry stray bytes in strings; keep them as they are
+        text = src.read_bytes().decode("utf-8", "surrogateescape")
+        module = ir.parse_module(text, filename=str(src), lazy=False)
     for fn in module.functions.values():
         if not fn.is_declaration:
             fn.blocks  # noqa: B018 - materializes a lazy body so it is printed from objects
-    dst.write_text(ir.print_module(module))
+    dst.write_bytes(ir.print_module(module).encode("utf-8", "surrogateescape"))
 
 
 def enzc_cli(src: Path, dst: Path, *extra: str) -> None:
