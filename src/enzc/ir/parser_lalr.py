@@ -1,16 +1,18 @@
 """The engine under the IR parser: lark's LALR(1) tables, a context-free lexer, a tight driver.
 
-lark analyses `llvm.lark` and builds the LALR tables and the per-rule callbacks
-(child filtering, `_rule` inlining, `?rule` expansion, `[x]` placeholders) around
-our transformer. Running lark's own lexer and parser loop over multi-megabyte
-modules is several times too slow, so this module replaces those two hot loops:
+lark analyses `llvm.lark` and builds the LALR tables. Running lark's own lexer and
+parse loop over multi-megabyte modules is several times too slow, so this module
+replaces both hot loops:
 
 - `Lexer`: LLVM's lexical grammar is context-free, so one compiled regex with a
-  named group per terminal (tried in priority order) finds every token in a single
-  `finditer` pass; words are then classified by exact lookup among the keyword
-  terminals. Tokens are `Tok` strings carrying their type and offset only; line and
-  column are computed from the offset when an error is reported.
-- `Engine.parse`: the shift/reduce loop over lark's tables, calling lark's callbacks.
+  group per token family finds every token in a single `finditer` pass; words are
+  classified by exact lookup among the grammar's keyword terminals. Tokens are
+  (terminal, text, offset) tuples; only terminals a rule keeps become `Tok` strings.
+- `Engine.parse`: the shift/reduce loop over lark's table. Each rule's reduction is
+  compiled into one small function that does what lark's tree builder would (drop
+  punctuation, splice `_rule` children, fill `[x]` placeholders, pass a `?rule`'s
+  single child through) and calls the transformer's method for the rule; states that
+  only reduce a single symbol are folded into the transitions entering them.
 
 Errors come out as `SyntaxProblem(offset, message)`; parser.py turns offsets into
 `file:line:col`.
