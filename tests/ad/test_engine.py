@@ -191,7 +191,7 @@ CASES = {
     "overwritten": Case(overwritten, (OUT, CONST), 2, 2, 0),
     "while_loop": Case(while_loop, (OUT, OUT), 1, 0, 1),
     "triangular": Case(triangular, (DUP, CONST), 2, 2, 0),
-    "early_break": Case(early_break, (DUP, CONST, OUT), 1, 0, 1),
+    "early_break": Case(early_break, (DUP, CONST, OUT), 1, 1, 0),
 }
 
 

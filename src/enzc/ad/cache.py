@@ -3,11 +3,12 @@
 A value defined in loops L1 ⊃ ... ⊃ Lk is stored in the forward pass into an array
 indexed by the iteration numbers of those loops, and loaded in the reverse pass
 with the reverse counters in their place. Arrays are allocated per *chunk*: the
-innermost loops whose iteration counts are exact and already known at an outer
-preheader share one flat allocation made there (row-major, the outer loop
-slowest). The chunk's outermost dimension may be unknown or only bounded: then
-the array sits behind a small header `{ptr data, i64 capacity}` and is grown
-geometrically (`realloc`) when an iteration reaches the capacity. Where a chunk
+innermost loops whose iteration counts (exact, or an upper bound from an exit
+test that runs every iteration) are already known at an outer preheader share
+one flat allocation made there (row-major, the outer loop slowest). When the
+chunk's outermost loop has no known count, the array sits behind a small header
+`{ptr data, i64 capacity}` and is grown geometrically (`realloc`) when an
+iteration reaches the capacity. Where a chunk
 starts below the outermost loop, its base pointer is itself a forward value of
 the outer loops, cached the same way (an array of pointers per outer iteration).
 Every allocation is freed in the reverse pass when the reverse of its chunk's
@@ -48,7 +49,7 @@ class Cache:
     """Forward value at the chunk's preheader: the array, or its header when growing."""
     growing: bool
     strides: list[Value] = field(default_factory=list)
-    """Exact iteration counts of loops[1:], computed at the chunk's preheader."""
+    """Iteration counts (or bounds) of loops[1:], computed at the chunk's preheader."""
 
 
 @dataclass
@@ -88,7 +89,7 @@ class CacheManager:
             ok = pre is not None
             for inner in loops[s:]:
                 tc = gu.trip_count(inner)
-                if not ok or tc is None or not tc.exact or not all(gu.available_at(o, pre) for o in tc.operands()):
+                if not ok or tc is None or not all(gu.available_at(o, pre) for o in tc.operands()):
                     ok = False
                     break
             if not ok:
@@ -111,13 +112,13 @@ class CacheManager:
             row = b.mul(row, s, "cache.row")
         head_tc = gu.trip_count(head)
         name = gu.label(value) + ".cache"
-        if head_tc is not None and head_tc.exact:
+        if head_tc is not None:
             count = head_tc.emit(b, gu.new_value)
             base = b.call(_malloc(gu.module), [b.mul(count, row, "cache.bytes")], name)
             self.stats.fixed += 1
             cache = Cache(value, loops, base, False, strides)
         else:
-            cap = head_tc.emit(b, gu.new_value) if head_tc is not None else ConstantInt(I64, INITIAL_CAPACITY)
+            cap = ConstantInt(I64, INITIAL_CAPACITY)
             hdr = b.call(_malloc(gu.module), [ConstantInt(I64, 16)], name + ".hdr")
             data = b.call(_malloc(gu.module), [b.mul(cap, row, "cache.bytes")], name + ".data")
             b.store(data, hdr)

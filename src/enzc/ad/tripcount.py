@@ -1,10 +1,11 @@
 """Iteration counts of loops, as IR computed at the loop's preheader.
 
 Caches inside loops are sized from these counts. A count is *exact* when the loop
-has a single exiting block whose test we understand; it is then used as a stride
-of a multi-dimensional cache. Otherwise a count (from one understood exit test
-that runs every iteration) is only an upper bound, and the cache still checks its
-capacity each iteration; without any count the cache grows geometrically.
+has a single exiting block whose test we understand (the reverse pass then
+recomputes the last iteration from it instead of recording it). Otherwise a
+count from one understood test that runs every iteration and ends the loop on
+its own (possibly or-ed with other conditions) is an upper bound, which is
+enough to size a cache. Counts never underestimate: without one, caches grow.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.dominators import DominatorTree
-from enzc.ir.instructions import BinaryOp, Br, Compare, Instruction, Phi
+from enzc.ir.instructions import BinaryOp, Br, Compare, Instruction, Phi, Select
 from enzc.ir.types import I64, IntType
 from enzc.ir.values import ConstantInt, Value
 
@@ -90,20 +91,49 @@ def trip_count(loop: Loop, dt: DominatorTree) -> TripCount | None:
             continue
         tc = _from_exit(loop, e, preheader, latches[0])
         if tc is not None:
-            exact = len(exiting) == 1
+            exact = tc.exact and len(exiting) == 1
             return TripCount(tc.start, tc.bound, tc.step, tc.on_next, tc.predicate, exact)
     return None
 
 
 def _from_exit(loop: Loop, e, preheader, latch) -> TripCount | None:
     term = e.terminator
-    if not isinstance(term, Br) or not term.is_conditional or not isinstance(term.condition, Compare):
+    if not isinstance(term, Br) or not term.is_conditional:
         return None
-    cmp = term.condition
+    continue_on_true = term.successors[0] in loop.blocks
+    cond = term.condition
+    assert cond is not None
+    if isinstance(cond, Compare):
+        return _from_compare(loop, cond, continue_on_true, preheader, latch, exact=True)
+    for part in _exit_terms(cond, continue_on_true):
+        tc = _from_compare(loop, part, continue_on_true, preheader, latch, exact=False)
+        if tc is not None:
+            return tc
+    return None
+
+
+def _exit_terms(cond: Value, continue_on_true: bool) -> list[Compare]:
+    """Compares that each alone would end the loop: `a | b` (`select a, true, b`)
+    when exiting on true, `a & b` (`select a, b, false`) when continuing on true.
+    Each bounds the iteration count (the other may end the loop earlier)."""
+    ops: list[Value] = []
+    if isinstance(cond, BinaryOp) and cond.opcode == ("and" if continue_on_true else "or"):
+        ops = [cond.lhs, cond.rhs]
+    elif isinstance(cond, Select):
+        c, t, f = cond.operands
+        if not continue_on_true and isinstance(t, ConstantInt) and t.value:
+            ops = [c, f]
+        elif continue_on_true and isinstance(f, ConstantInt) and not f.value:
+            ops = [c, t]
+    return [o for o in ops if isinstance(o, Compare)]
+
+
+def _from_compare(loop: Loop, cmp: Compare, continue_on_true: bool, preheader, latch,
+                  exact: bool) -> TripCount | None:
+    """The count from one integer compare; `exact` False marks an upper bound."""
     if cmp.opcode != "icmp" or not isinstance(cmp.lhs.type, IntType):
         return None
     pred = cmp.predicate
-    continue_on_true = term.successors[0] in loop.blocks
     if not continue_on_true:
         pred = _INVERT[pred]
     for iv_side, other, p in ((cmp.lhs, cmp.rhs, pred), (cmp.rhs, cmp.lhs, _SWAP[pred])):
@@ -121,7 +151,7 @@ def _from_exit(loop: Loop, e, preheader, latch) -> TripCount | None:
             continue
         if p == "eq":
             continue
-        return TripCount(start, other, step, on_next, p, False)
+        return TripCount(start, other, step, on_next, p, exact)
     return None
 
 

@@ -22,7 +22,6 @@ their memory).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from enzc.ir.datalayout import DataLayout, for_module
@@ -33,7 +32,7 @@ from enzc.ir.values import Argument, ConstantExpr, ConstantInt, Value
 
 from enzc.ad.type_calls import is_defined
 from enzc.ad.type_errors import TypeConflictError, UnknownTypeError, describe_value
-from enzc.ad.type_offsets import TypeSeeds, multiple_of
+from enzc.ad.type_offsets import TypeSeeds, multiple_of, parse_type_prefix
 from enzc.ad.type_rules import constant_offset_base
 from enzc.ad.type_state import FunctionState, value_seed
 from enzc.ad.type_tbaa import TBAAReader
@@ -79,7 +78,6 @@ class CopyLayout:
 
 
 _MEMCPY_NAMES = ("llvm.memcpy", "llvm.memmove", "memcpy", "memmove")
-_CE_GEP_I8 = re.compile(r"getelementptr(?:\s+\w+(?:\([^)]*\))?)*\s*\(\s*i8\s*,\s*ptr\s+(@\S+?)\s*,\s*i\d+\s+(-?\d+)\s*\)")
 
 
 class TypeAnalysis:
@@ -168,9 +166,9 @@ class TypeAnalysis:
             previous = state.call_results.get(call)
             origins = {}
             for i, a in enumerate(call.args[: len(params)]):
-                found = constant_offset_base(a, state)
-                if found is not None and isinstance(found[0], Argument):
-                    origins[i] = (state, found[0].index, found[1])
+                root, c = constant_offset_base(a, state)
+                if isinstance(root, Argument):
+                    origins[i] = (state, root.index, c)
             results = self.analyze(callee, args, ret, warm=previous, _origins=origins)
             state.call_results[call] = results
             if state in results.deps:
@@ -188,18 +186,17 @@ class TypeAnalysis:
         tree = self._globals.get(gv)
         if tree is None:
             size = self.seeds.size(gv.value_type) or 0
-            from enzc.ad.type_rules import to_memory
-
             value_tree = self.seeds.of_type(gv.value_type)
             if gv.initializer is not None:
                 value_tree = value_tree.join(value_seed(gv.initializer, self.seeds))
-            tree = to_memory(value_tree, size) if size else TypeTree()
+            # The object is exactly this value: a `-1` entry may stay (every element).
+            tree = value_tree.window(0, size) if size else TypeTree()
             self._globals[gv] = tree
         return tree
 
     def constant_expr_tree(self, state: FunctionState, ce: ConstantExpr) -> TypeTree:
         """Forward facts of a constant expression (a GEP into or cast of a global)."""
-        link = _constant_expr_link(ce, self.module)
+        link = _constant_expr_link(ce, self)
         if link is None:
             return EMPTY
         base, offset = link
@@ -208,7 +205,7 @@ class TypeAnalysis:
         return TypeTree.pointer_to(state.memory(base).shift(-offset))
 
     def constant_expr_backward(self, state: FunctionState, ce: ConstantExpr, tree: TypeTree) -> None:
-        link = _constant_expr_link(ce, self.module)
+        link = _constant_expr_link(ce, self)
         if link is None:
             return
         base, offset = link
@@ -221,10 +218,10 @@ class TypeAnalysis:
 def _recursive_step(state: FunctionState, arg: Value, frame: FunctionState, index: int) -> int:
     """|c| if `arg` is `frame`'s argument `index` moved by a constant c ≠ 0 along
     the chain of calls from `frame` to `state` (0 if not, or c is 0)."""
-    found = constant_offset_base(arg, state)
-    if found is None or not isinstance(found[0], Argument):
+    root, total = constant_offset_base(arg, state)
+    if not isinstance(root, Argument):
         return 0
-    total, cur, param = found[1], state, found[0].index
+    cur, param = state, root.index
     for _ in range(256):
         if cur is frame:
             return abs(total) if param == index else 0
@@ -238,21 +235,25 @@ def _recursive_step(state: FunctionState, arg: Value, frame: FunctionState, inde
 
 
 
-def _constant_expr_link(ce: ConstantExpr, module: Module | None) -> tuple[Value, int | None] | None:
-    """`(base, byte offset)` of `gep i8 (@g, C)`; `(base, None)` for pointer casts."""
+def _constant_expr_link(ce: ConstantExpr, analysis: TypeAnalysis) -> tuple[Value, int | None] | None:
+    """`(base, byte offset)` of a constant GEP; `(base, None)` for pointer casts."""
     if ce.opcode in ("bitcast", "addrspacecast") and ce.operands:
         return ce.operands[0], None
-    if ce.opcode == "getelementptr":
-        m = _CE_GEP_I8.search(ce.spelling)
-        if m is None:
-            return None
-        base = next((op for op in ce.operands if op.name is not None and "@" + op.name == m.group(1)), None)
-        if base is None and ce.operands:
-            base = ce.operands[0]
-        if base is None:
-            return None
-        return base, int(m.group(2))
-    return None
+    if ce.opcode != "getelementptr" or not ce.operands:
+        return None
+    indices = ce.operands[1:]
+    if not all(isinstance(i, ConstantInt) for i in indices):
+        return None
+    open_paren = ce.spelling.find("(")
+    named = analysis.module.types if analysis.module is not None else {}
+    parsed = parse_type_prefix(ce.spelling, open_paren + 1, named) if open_paren >= 0 else None
+    if parsed is None:
+        return None
+    try:
+        offset = analysis.layout.gep_offset(parsed[0], [i.value for i in indices])  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - unsized or opaque source type: no link
+        return None
+    return ce.operands[0], offset
 
 
 class TypeResults:

@@ -10,11 +10,13 @@ phis: an induction variable stepping by 8 from 0 is a multiple of 8).
 
 from __future__ import annotations
 
+import re
 from math import gcd
 
 from enzc.ir.datalayout import DataLayout, DataLayoutError
 from enzc.ir.instructions import BinaryOp, Cast, GetElementPtr, Phi, Select
 from enzc.ir.types import (
+    FLOAT_KINDS,
     ArrayType,
     FloatType,
     IntType,
@@ -185,3 +187,71 @@ def gep_offset(gep: GetElementPtr, seeds: TypeSeeds, memo: dict[Value, int]) -> 
         else:
             return None
     return const, period
+
+
+_TYPE_TOKEN = re.compile(r'\s*(i\d+|half|bfloat|float|double|x86_fp80|fp128|ppc_fp128|ptr(?:\s+addrspace\(\d+\))?'
+                         r'|%[-a-zA-Z$._0-9]+|%"[^"]*"|\[|<\{|<|\{|x|\]|\}>|>|\}|,|\d+)')
+
+
+def parse_type_prefix(text: str, pos: int, named: dict[str, NamedStructType]) -> tuple[Type, int] | None:
+    """The IR type spelled at `text[pos:]` and where it ends (None: not understood).
+
+    Constant GEP expressions keep their source type only as text; this reads
+    the types they use (integers, floats, `ptr`, arrays, vectors, structs,
+    named structs) so their byte offsets can be computed.
+    """
+
+    def token(at: int) -> tuple[str, int] | None:
+        m = _TYPE_TOKEN.match(text, at)
+        return (m.group(1), m.end()) if m else None
+
+    def parse(at: int, depth: int) -> tuple[Type, int] | None:
+        tok = token(at)
+        if tok is None or depth > 16:
+            return None
+        t, at = tok
+        if t.startswith("i") and t[1:].isdigit():
+            return IntType(int(t[1:])), at
+        if t in FLOAT_KINDS:
+            return FloatType(t), at
+        if t.startswith("ptr"):
+            m = re.search(r"\((\d+)\)", t)
+            return PointerType(int(m.group(1)) if m else 0), at
+        if t.startswith("%"):
+            name = t[2:-1] if t.startswith('%"') else t[1:]
+            return (named[name], at) if name in named else None
+        if t in ("[", "<"):
+            count = token(at)
+            if count is None or not count[0].isdigit():
+                return None
+            x = token(count[1])
+            if x is None or x[0] != "x":
+                return None
+            inner = parse(x[1], depth + 1)
+            close = token(inner[1]) if inner else None
+            if inner is None or close is None or close[0] != ("]" if t == "[" else ">"):
+                return None
+            kind = ArrayType if t == "[" else VectorType
+            return kind(int(count[0]), inner[0]), close[1]
+        if t in ("{", "<{"):
+            elements: list[Type] = []
+            end = "}" if t == "{" else "}>"
+            nxt = token(at)
+            if nxt is not None and nxt[0] == end:
+                return StructType((), t == "<{"), nxt[1]
+            while True:
+                inner = parse(at, depth + 1)
+                if inner is None:
+                    return None
+                elements.append(inner[0])
+                sep = token(inner[1])
+                if sep is None:
+                    return None
+                at = sep[1]
+                if sep[0] == end:
+                    return StructType(tuple(elements), t == "<{"), at
+                if sep[0] != ",":
+                    return None
+        return None
+
+    return parse(pos, 0)

@@ -35,7 +35,7 @@ from enzc.ir.instructions import (
     Store,
     Switch,
 )
-from enzc.ir.types import FloatType, IntType, VectorType
+from enzc.ir.types import FloatType, IntType, PointerType, VectorType
 from enzc.ir.values import Argument, Constant, ConstantInt, ConstantSplat, Value
 
 from enzc.ad.type_offsets import gep_offset, multiple_of
@@ -99,8 +99,44 @@ def _store(s: FunctionState, inst: Store) -> None:
     if not size:
         return
     s.update_memory(ptr, _tbaa_seed(s, inst, size))
+    step = _stored_step(s, value, ptr)
+    if step:
+        # `*slot = *slot + c`: a pointer walking an array through memory (va_arg,
+        # iterators); relate old and new modulo the step, as for a phi.
+        tree = s.get_from(value, inst)
+        folded = TypeTree.pointer_to(tree.data0().periodic(0, step))
+        s.update_memory(ptr, to_memory(folded, size))
+        s.update(value, TypeTree.pointer_to(s.memory(ptr, inst).lookup(0, size).data0().periodic(0, step)))
+        return
     s.update_memory(ptr, to_memory(s.get_from(value, inst), size))
     s.update(value, s.memory(ptr, inst).lookup(0, size))
+
+
+def _stored_step(s: FunctionState, value: Value, ptr: Value) -> int:
+    """|c| when `value` is a pointer loaded from `ptr`'s location moved by c ≠ 0
+    (through phis), else 0."""
+    if not isinstance(value.type, PointerType):
+        return 0
+    root, c = constant_offset_base(value, s)
+    if c == 0:
+        return 0
+    slot = constant_offset_base(ptr, s)
+    seen: set[Value] = set()
+    work = [root]
+    while work and len(seen) < 16:
+        v = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        match v:
+            case Load() if constant_offset_base(v.ptr, s) == slot:
+                return abs(c)
+            case Phi():
+                for inc, _ in v.incoming:
+                    r, k = constant_offset_base(inc, s)
+                    if k == 0:
+                        work.append(r)
+    return 0
 
 
 def _atomicrmw(s: FunctionState, inst: AtomicRMW) -> None:
@@ -137,8 +173,8 @@ def _alloca(s: FunctionState, inst: Alloca) -> None:
         s.update(inst.count, _INT)
         return
     size = s.seeds.size(inst.allocated_type)
-    if size:
-        s.update_memory(inst, to_memory(s.seeds.of_type(inst.allocated_type), size))
+    if size:  # the object is exactly this value: `-1` entries may stay
+        s.update_memory(inst, s.seeds.of_type(inst.allocated_type).window(0, size))
 
 
 def _gep(s: FunctionState, inst: GetElementPtr) -> None:
@@ -190,48 +226,60 @@ def _same(s: FunctionState, a: Value, b: Value, user: Instruction) -> None:
 
 
 def _phi(s: FunctionState, inst: Phi) -> None:
-    for value, _ in inst.incoming:
-        step = _step_from(value, inst, s)
-        if step:
-            # `value` is this phi moved by a constant: a pointer walking an array.
-            link_offset(s, inst, value, 0, abs(step), inst)
+    _merge_pointers(s, inst, [v for v, _ in inst.incoming])
+
+
+def _merge_pointers(s: FunctionState, inst: Instruction, values: list[Value]) -> None:
+    """`inst` is one of `values` (a phi or select): it holds what they hold.
+
+    Pointers that are one base moved by different constants (`p` and `p + 8`,
+    or the phi itself plus a step in a loop) walk an array: their pointees are
+    related modulo the step instead of being merged offset by offset, which
+    would grow without bound (`p`'s pointee shifted by 8, again and again).
+    """
+    groups: dict[Value, list[tuple[Value, int]]] = {}
+    for v in values:
+        root, c = constant_offset_base(v, s)
+        groups.setdefault(root, []).append((v, c))
+    for root, members in groups.items():
+        period = 0
+        if root is inst:
+            for _, c in members:
+                period = gcd(period, c)
         else:
-            _same(s, inst, value, inst)
+            c0 = members[0][1]
+            for _, c in members[1:]:
+                period = gcd(period, c - c0)
+        for v, c in members:
+            if period:
+                link_offset(s, inst, v, 0, period, inst)
+            else:
+                _same(s, inst, v, inst)
 
 
-def _step_from(value: Value, phi: Phi, s: FunctionState) -> int | None:
-    """The constant `c` with `value == phi + c` through GEPs/casts, or None."""
-    found = constant_offset_base(value, s)
-    return found[1] if found is not None and found[0] is phi else None
-
-
-def constant_offset_base(value: Value, s: FunctionState) -> tuple[Value, int] | None:
-    """`(base, c)` with `value == base + c` through constant GEPs and pointer casts,
-    stopping at a phi or an argument (the values a pointer walk steps from)."""
+def constant_offset_base(value: Value, s: FunctionState) -> tuple[Value, int]:
+    """`(base, c)` with `value == base + c` through constant GEPs and pointer
+    casts; `base` is the first value that is not such a step."""
     total = 0
     for _ in range(16):
         match value:
-            case Phi() | Argument():
-                return value, total
             case GetElementPtr():
                 off = gep_offset(value, s.seeds, s.memo)
                 if off is None or off[1] != 0:
-                    return None
+                    break
                 total += off[0]
                 value = value.ptr
             case Cast(opcode="bitcast" | "addrspacecast"):
                 value = value.value
             case _:
-                return None
-    return None
+                break
+    return value, total
 
 
 def _select(s: FunctionState, inst: Select) -> None:
     if not isinstance(inst.condition, Constant):
         s.update(inst.condition, _INT)
-    s.update(inst, s.get_from(inst.true_value, inst).join(s.get_from(inst.false_value, inst)))
-    s.update(inst.true_value, s.get(inst))
-    s.update(inst.false_value, s.get(inst))
+    _merge_pointers(s, inst, [inst.true_value, inst.false_value])
 
 
 def _freeze(s: FunctionState, inst: Freeze) -> None:

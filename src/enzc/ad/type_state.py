@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from enzc.ad.type_analysis import TypeAnalysis
 
 _SMALL_INT = 4096
+_BUDGET_PER_INSTRUCTION = 64
+_BUDGET_BASE = 4096
+_GROWTH_LIMIT = 96
 """Integer constants with magnitude up to this are integers; larger ones may be float bits."""
 
 
@@ -76,6 +79,18 @@ class FunctionState:
         """Constant facts of an instruction (TBAA), computed on first visit."""
         self._ce_users: dict[Value, set[Instruction]] = {}
         self._ret_insts = [i for b in fn.blocks for i in b.instructions if isinstance(i, Ret)]
+        self.budget = _BUDGET_PER_INSTRUCTION * sum(len(b.instructions) for b in fn.blocks) + _BUDGET_BASE
+        """Rule applications before trees stop taking new paths (see `frozen`)."""
+        self.growth: dict[Value, int] = {}
+        """How often each value's tree gained new paths."""
+        self.saturated: set[Value] = set()
+        """Values that gained new paths `_GROWTH_LIMIT` times: from then on only their
+        existing paths may change. Stops growth no rule anticipated (a pointer walk
+        through memory shifting a pointee again and again) at the price of facts."""
+        self.frozen = False
+        """Set when the budget ran out: only existing paths may still change. A
+        safety valve against growth no rule anticipated; it loses facts (queries
+        then report unknown types) but never invents them."""
 
     # -- values -----------------------------------------------------------------------
     def size(self, v: Value) -> int | None:
@@ -116,12 +131,19 @@ class FunctionState:
         old = self.trees.get(v)
         if old is None:
             old = self._seed(v)
+        if self.frozen or v in self.saturated:
+            tree = TypeTree({p: t for p, t in tree.items() if p in old})
         new = old.join(tree)
         size = self.size(v)
         if size:
             new = new.canonicalize(size)
         if new == old:
             return
+        if any(p not in old for p in new):
+            grown = self.growth.get(v, 0) + 1
+            self.growth[v] = grown
+            if grown >= _GROWTH_LIMIT:
+                self.saturated.add(v)
         self.trees[v] = new
         if isinstance(v, ConstantExpr):
             self.analysis.constant_expr_backward(self, v, new)
@@ -187,6 +209,9 @@ class FunctionState:
                 inst = self.worklist.popleft()
                 self.queued.discard(inst)
                 apply_rule(self, inst)
+                self.budget -= 1
+                if self.budget == 0:
+                    self.frozen = True
             if self.call_worklist:
                 call = self.call_worklist.popleft()
                 self.call_queued.discard(call)

@@ -172,15 +172,21 @@ def _normalize(entries: dict[Path, BaseType]) -> dict[Path, BaseType]:
                 break
             out[parent] = new
             parent = parent[:-1]
-    general = [p for p in out if -1 in p]
-    if not general:
-        return out
+    # Entries made redundant by a more general one (a -1 where they have an offset).
+    masks: dict[int, set[int]] = {}
+    for path in out:
+        masks.setdefault(len(path), set()).add(_mask(path))
+    if all(len(ms) == 1 for ms in masks.values()):
+        return out  # per length, every path has -1s in the same places: none is more general
     result: dict[Path, BaseType] = {}
     for path, t in out.items():
+        own = _mask(path)
         cover = UNKNOWN
-        for g in general:
-            if g != path and len(g) == len(path) and _matches(g, path):
-                cover = cover.join(out[g])
+        for m in masks[len(path)]:
+            if m != own and m & own == own:
+                g = out.get(tuple(-1 if m >> i & 1 else o for i, o in enumerate(path)))
+                if g is not None:
+                    cover = cover.join(g)
         if cover.kind is Kind.UNKNOWN:
             result[path] = t
             continue
@@ -188,6 +194,15 @@ def _normalize(entries: dict[Path, BaseType]) -> dict[Path, BaseType]:
         if joined != cover:
             result[path] = joined
     return result
+
+
+def _mask(path: Path) -> int:
+    """Bit i set when position i of `path` is -1."""
+    m = 0
+    for i, o in enumerate(path):
+        if o == -1:
+            m |= 1 << i
+    return m
 
 
 class TypeTree:
@@ -218,6 +233,9 @@ class TypeTree:
 
     def __iter__(self) -> Iterator[Path]:
         return iter(self._map)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._map
 
     def __len__(self) -> int:
         return len(self._map)
