@@ -15,7 +15,7 @@ import pytest
 from enzc.ir import (
     BinaryOp, Call, Compare, ConstantExpr, ConstantInt, DebugRecord, DIArgList, Function, GlobalVariable,
     Invoke, IRParseError, Load, MDRef, MDSpecialized, Phi, Store, function_location, parse_bitcode,
-    parse_file, parse_module, print_module, source_location, PointerType,
+    parse_file, parse_module, print_module, source_location, PointerType, DOUBLE,
 )
 
 LLVM_AS = shutil.which("llvm-as-22")
@@ -618,3 +618,23 @@ def test_forward_reference_inside_metadata_operand() -> None:
     call = m.functions["f"].blocks[1].instructions[0]
     v = m.functions["f"].blocks[2].instructions[0]
     assert call.args[0].md.value is v  # type: ignore[attr-defined]
+
+
+def test_llvm_accepts_these_too() -> None:
+    """Inputs llvm-as accepts that LLVM itself never prints: a metadata node continued
+    on an indented line, a call of an intrinsic that is not declared."""
+    text = (
+        "define double @f(double %x) {\n"
+        "  %r = call double @llvm.sqrt.f64(double %x)\n"
+        "  ret double %r\n"
+        "}\n\n"
+        "!0 = !{i32 1,\n"
+        '       !"two"}\n'
+        "!1 = !{!0}\n"
+    )
+    m = parse_module(text, lazy=False)
+    assert m.functions["llvm.sqrt.f64"].function_type.params == (DOUBLE,)
+    assert m.metadata["0"].operands[1].text == "two"  # type: ignore[union-attr]
+    out = print_module(m)
+    assert "declare double @llvm.sqrt.f64(double)" in out and '!0 = !{i32 1, !"two"}' in out
+    assemble(out)

@@ -62,6 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         print(f"{args.output}: error: {e.strerror or e}", file=sys.stderr)
         return 1
+    except Exception as e:  # a bug in enzc, not in the input: still no traceback unless asked
+        if os.environ.get("ENZC_DEBUG"):
+            raise
+        print(f"{args.input}: error: internal error in enzc.ir ({type(e).__name__}: {e}); "
+              "set ENZC_DEBUG=1 for a traceback", file=sys.stderr)
+        return 1
     return 0
 
 

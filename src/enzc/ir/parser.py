@@ -30,7 +30,19 @@ from enzc.ir.parser_metadata import LazyContext, MDSyntax, lazy_definition, pars
 from enzc.ir.parser_transform import Builder, BuildError
 
 _CLOSE_BRACE = re.compile(r"^\}", re.M)
-_MD_RUN = re.compile(r"(?:![^\n]*(?:\n|\Z))+")
+_MD_RUN = re.compile(r"(?:![^\n]*(?:\n|\Z)(?:([ \t]+[^\s;][^\n]*(?:\n|\Z)))*)+")
+"""A run of metadata lines; group 1 is set if some line continues on an indented one."""
+
+
+def _join_continuations(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Indented lines continue the metadata definition above them."""
+    out: list[tuple[int, str]] = []
+    for lineno, line in lines:
+        if line[:1] in (" ", "\t") and out:
+            out[-1] = (out[-1][0], out[-1][1].rstrip() + " " + line.strip())
+        else:
+            out.append((lineno, line))
+    return out
 _HEADER_LINE = re.compile(
     r'(?:(source_filename)[ \t]*=[ \t]*"([^"]*)"'
     r'|target[ \t]+(datalayout|triple)[ \t]*=[ \t]*"([^"]*)"'
@@ -110,7 +122,10 @@ class _ModuleReader:
                 lines = text[pos : run.end()].split("\n")  # type: ignore[union-attr]
                 if lines[-1] == "":
                     lines.pop()
-                self.md_lines.extend(zip(range(lineno, lineno + len(lines)), lines))
+                numbered = list(zip(range(lineno, lineno + len(lines)), lines))
+                if run.group(1) is not None:  # type: ignore[union-attr]
+                    numbered = _join_continuations(numbered)
+                self.md_lines.extend(numbered)
                 pieces.extend([""] * len(lines))
                 lineno += len(lines)
                 pos = run.end()  # type: ignore[union-attr]
@@ -214,7 +229,7 @@ class _ModuleReader:
         for fn, names, d in zip(builder.defined_functions, builder.header_arg_names, self.definitions):
             self._make_lazy(fn, names, d)
         if not lazy:
-            for fn in module.functions.values():
+            for fn in list(module.functions.values()):  # bodies may declare intrinsics
                 fn.blocks  # noqa: B018 - parse now
         return module
 

@@ -160,6 +160,7 @@ class Builder:
         self.next_slot = 0
         self.pending_records: list[DebugRecord] = []
         self.md_forward: list[MDValue] = []
+        self.new_declarations: list[Function] = []
 
     def begin_body(self, module: Module, fn: Function, arg_source_names: list[str | None]) -> None:
         """Prepare to parse `fn`'s body; `arg_source_names` are the argument names as written."""
@@ -199,6 +200,8 @@ class Builder:
                     rec.drop_operands()
         for rec in self.pending_records:
             rec.drop_operands()
+        for fn in self.new_declarations:
+            del self.mod.functions[fn.name]  # type: ignore[arg-type]
         self._reset_body(None)
 
     # ------------------------------------------------------------------ small helpers
@@ -1029,11 +1032,20 @@ class Builder:
         arg_attrs = [attrs for _, attrs in args]
         explicit = isinstance(ret, FunctionType)
         ftype = ret if explicit else FunctionType(ret, tuple(a.type for a in arg_values), False)
+        if (callee_raw.__class__ is Tok and callee_raw.type == "GLOBAL" and self.fn is not None
+                and callee_raw.startswith("@llvm.") and self.mod.get_global(self._name_of(callee_raw)) is None):
+            self._declare_intrinsic(self._name_of(callee_raw), ftype)
         callee = self.resolve(PTR if addrspace is None else PointerType(addrspace), callee_raw)
         inst = cls(ftype, callee, arg_values, name=None, cconv=cconv, ret_attrs=tuple(ret_attrs),
                    fn_attrs=tuple(post), arg_attrs=arg_attrs, bundles=bundles, flags=tuple(flags),
                    addrspace=addrspace, explicit_type=explicit, **extra)
         return inst
+
+    def _declare_intrinsic(self, name: str, ftype: FunctionType) -> None:
+        """LLVM declares an intrinsic that is called without a declaration; so do we."""
+        fn = Function(name, ftype)
+        self.mod.functions[name] = fn
+        self.new_declarations.append(fn)
 
     def call(self, c: list) -> Instruction:
         tail = None
