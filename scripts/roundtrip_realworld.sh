@@ -76,7 +76,8 @@ compile_one() {  # one "package|compiler|source|flags" line and one config name
         O2star) opt="-O2 -fno-vectorize -fno-slp-vectorize -fno-unroll-loops" ;;
         *) opt="-$cfg" ;;
     esac
-    out="$WORK/ir/$pkg.$(basename "${src%.*}").$cfg.ll"
+    # the parent directory keeps brotli's dec/static_init.c and enc/static_init.c apart
+    out="$WORK/ir/$pkg.$(basename "$(dirname "$src")")_$(basename "${src%.*}").$cfg.ll"
     # shellcheck disable=SC2086 # flags are word lists
     if ! $cc $opt $flags -w -S -emit-llvm "$src" -o "$out" 2>"$out.clang.txt"; then
         echo "clang failed: $src ($cfg)" >&2
