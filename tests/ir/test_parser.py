@@ -622,12 +622,15 @@ def test_forward_reference_inside_metadata_operand() -> None:
 
 def test_llvm_accepts_these_too() -> None:
     """Inputs llvm-as accepts that LLVM itself never prints: a metadata node continued
-    on an indented line, a call of an intrinsic that is not declared."""
+    on an indented line, a call of an intrinsic that is not declared, no space
+    between a return type and its parameter list."""
     text = (
         "define double @f(double %x) {\n"
         "  %r = call double @llvm.sqrt.f64(double %x)\n"
+        "  %n = call i32(ptr, ...) @printf(ptr null, double %r)\n"
         "  ret double %r\n"
         "}\n\n"
+        "declare i32 @printf(ptr, ...)\n\n"
         "!0 = !{i32 1,\n"
         '       !"two"}\n'
         "!1 = !{!0}\n"

@@ -102,6 +102,10 @@ _F = {name: i + 1 for i, (name, _) in enumerate(_FAMILIES)}
 _PAREN_KEYWORDS = {"syncscope": "SYNCSCOPE", "inrange": "GEPFLAG"}
 """Words whose `word(...)` spelling is one token of its own."""
 
+_PAREN_ATTRIBUTES = {"ALLOCA_FLAG", "ASM_FLAG"}
+"""Keyword terminals whose words are also attributes with arguments (`inalloca(%T)`,
+`alignstack(16)`); other keywords followed by `(` are lexed apart from it."""
+
 
 class Lexer:
     """Splits text into `Tok`s. Keywords and punctuation come from the grammar's terminals."""
@@ -149,7 +153,9 @@ class Lexer:
                 if s[-1] == ")":
                     word = s[: s.index("(")]
                     kind = _PAREN_KEYWORDS.get(word) or keywords.get(word)
-                    if kind is None:
+                    if kind is None and word[0] == "i" and word[1:].isdigit():
+                        kind = "INTTYPE"  # `i32(ptr, ...)`: a function type without the space
+                    if kind is None or kind in _PAREN_ATTRIBUTES:
                         kind = "ATTR_PAREN"
                     elif kind not in ("SYNCSCOPE", "GEPFLAG"):
                         # A keyword followed by its own operand list: `addrspace(1)`,
