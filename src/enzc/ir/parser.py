@@ -148,16 +148,13 @@ class _ModuleReader:
                 self._close_entity()
                 self.module.extra_lines.append(text[pos:eol].rstrip())
                 pieces.append("")
-            elif c in " \t":
-                # A continuation of the open entity (or, unusually indented, a new one).
-                line = text[pos:eol]
-                if line.strip():
-                    pieces.append(line)
-                    self.open_entity = len(pieces) - 1
-                else:
-                    pieces.append("")
+            elif c in " \t" and not text[pos:eol].strip():
+                pieces.append("")
             else:
-                self._close_entity()
+                # An entity starts with its name or `declare`; any other line continues
+                # the open one (LLVM's grammar ignores line breaks; LLVM never breaks).
+                if c in "@%$" or text.startswith("declare", pos) or self.open_entity < 0:
+                    self._close_entity()
                 pieces.append(text[pos:eol])
                 self.open_entity = len(pieces) - 1
             pos = eol + 1
