@@ -641,3 +641,22 @@ def test_llvm_accepts_these_too() -> None:
     out = print_module(m)
     assert "declare double @llvm.sqrt.f64(double)" in out and '!0 = !{i32 1, !"two"}' in out
     assemble(out)
+
+
+def test_layouts_llvm_does_not_print() -> None:
+    """One-line functions, a body starting on the header line, an unlabeled block
+    after a terminator (it takes the next number, which a branch may already use)."""
+    text = (
+        "define void @f() { ret void }\n"
+        "define i32 @g(i1 %c) {  br i1 %c, label %1, label %2\n"
+        "  ret i32 1\n"
+        "2:\n  ret i32 2\n}\n"
+        "@h = global { i32 } { i32 7 }\n"
+    )
+    m = parse_module(text, lazy=False)
+    assert [len(f.blocks) for f in m.functions.values()] == [1, 3]
+    g = m.functions["g"]
+    assert g.blocks[0].instructions[0].successors == [g.blocks[1], g.blocks[2]]
+    out = print_module(m)
+    assert "define void @f() {\n  ret void\n}\n" in out and "@h = global { i32 } { i32 7 }" in out
+    assemble(out)

@@ -30,6 +30,8 @@ from enzc.ir.parser_metadata import LazyContext, MDSyntax, lazy_definition, pars
 from enzc.ir.parser_transform import Builder, BuildError
 
 _CLOSE_BRACE = re.compile(r"^\}", re.M)
+_FUNCTION_NAME = re.compile(r'@(?:"[^"]*"|[-a-zA-Z$._0-9]+)\(')
+_BRACKETS = re.compile(r'"[^"]*"|;[^\n]*|[(){}]')
 _MD_RUN = re.compile(r"(?:![^\n]*(?:\n|\Z)(?:([ \t]+[^\s;][^\n]*(?:\n|\Z)))*)+")
 """A run of metadata lines; group 1 is set if some line continues on an indented one."""
 
@@ -176,27 +178,18 @@ class _ModuleReader:
         """Record a `define` whose first line starts at `pos`; returns the position after it."""
         text = self.text
         n = len(text)
-        # The header ends at the first line ending in `{` (LLVM writes it on one line).
-        scan = pos
-        header_lines = 0
-        while True:
-            eol = text.find("\n", scan)
-            if eol < 0:
-                eol = n
-            line = text[scan:eol].rstrip()
-            if line.endswith("{"):
-                brace = scan + len(line) - 1
-                break
-            if eol >= n:
-                raise self.error(lineno + header_lines, len(line) + 1, "expected '{' to start the function body")
-            scan = eol + 1
-            header_lines += 1
+        eol = text.find("\n", pos)
+        first = text[pos : eol if eol >= 0 else n].rstrip()
+        m = _CLOSE_BRACE.search(text, pos) if first.endswith("{") else None
+        if m is not None:
+            # LLVM's layout: the header is one line ending in `{`, the body ends at a
+            # line starting with `}` (found without looking at the body).
+            brace, close = pos + len(first) - 1, m.start()
+        else:
+            brace, close = self._definition_braces(pos, lineno)
+        header_lines = text.count("\n", pos, brace)
         brace_line = lineno + header_lines
         brace_column = brace - (text.rfind("\n", 0, brace) + 1) + 1
-        m = _CLOSE_BRACE.search(text, brace + 1)
-        if m is None:
-            raise self.error(brace_line, brace_column, "function body has no closing '}' (at the start of a line)")
-        close = m.start()
         self.definitions.append(_Definition(pos, brace, close, brace_line, brace_column))
         header = text[pos : brace + 1].split("\n")
         header[-1] += "\x00"
@@ -209,6 +202,43 @@ class _ModuleReader:
         if end < n:
             return end + 1, brace_line + body_lines + 1
         return n, brace_line + body_lines
+
+    def _definition_braces(self, pos: int, lineno: int) -> tuple[int, int]:
+        """Offsets of a body's `{` and `}` in layouts llvm-as accepts but LLVM does not
+        print (a one-line function, a body starting on the header line): the first
+        `{` after the parameter list and its matching `}`, skipping strings and
+        comments. (A prefix/prologue constant with braces needs LLVM's layout.)"""
+        text = self.text
+        name = _FUNCTION_NAME.search(text, pos)
+        if name is None:
+            raise self.error(lineno, 1, "expected a function name and parameter list after 'define'")
+        depth = 0
+        brace = -1
+        after_params = False
+        for m in _BRACKETS.finditer(text, name.end() - 1):
+            tok = m.group()
+            if tok == "{" and depth == 0 and after_params:
+                brace = m.start()
+                break
+            if tok in ("(", "{"):
+                depth += 1
+            elif tok in (")", "}"):
+                depth -= 1
+                after_params = after_params or depth == 0
+        if brace < 0:
+            line, column = position(text, name.start())
+            raise self.error(line, column, "expected '{' to start the function body")
+        depth = 0
+        for m in _BRACKETS.finditer(text, brace):
+            tok = m.group()
+            if tok == "{":
+                depth += 1
+            elif tok == "}":
+                depth -= 1
+                if depth == 0:
+                    return brace, m.start()
+        line, column = position(text, brace)
+        raise self.error(line, column, "function body has no closing '}'")
 
     def parse(self, lazy: bool) -> Module:
         self.scan()

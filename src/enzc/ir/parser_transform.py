@@ -747,9 +747,12 @@ class Builder:
     def _append(self, inst: Instruction, pos: int) -> None:
         block = self.block
         if block is None or block.terminator is not None:
-            # An unlabeled block: the entry block, or one following a terminator.
-            block = BasicBlock(None, self.fn)
+            # An unlabeled block: the entry block, or one following a terminator; it
+            # takes the next number, under which it may already have been referenced.
             name = str(self.next_slot)
+            fwd = self.forward_blocks.pop(name, None)
+            block = fwd[0] if fwd is not None else BasicBlock(None)
+            block.parent = self.fn
             self.next_slot += 1
             self.locals[name] = block
             self.blocks.append(block)
