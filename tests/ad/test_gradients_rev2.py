@@ -30,10 +30,8 @@ XFAIL: dict[str, str] = {
     "calls/noinline_chain": NOINLINE,
     "calls/noinline_loop": NOINLINE,
     "calls/noinline_struct_return": NOINLINE,
-    "calls/out_param_noinline": "AD: WRONG GRADIENT (3 instead of 6): the store done by a "
-                                "noinline callee into a local is ignored",
-    "calls/write_through_ptr_loop": "AD: WRONG GRADIENT (all zeros): noinline calls writing "
-                                    "through pointer arguments are treated as inactive",
+    "calls/out_param_noinline": NOINLINE,
+    "calls/write_through_ptr_loop": NOINLINE,
     "custom/add2_metadata": "AD: !enzyme_augment/!enzyme_gradient not honoured yet "
                             "(cannot differentiate call to external function 'add2')",
     "custom/function_like": PARSER,

@@ -48,6 +48,7 @@ from enzc.ir.types import ArrayType, FloatType, NamedStructType, PointerType, St
 from enzc.ir.values import Value
 
 from enzc.ad.calls import CallKind, classify, writes_memory
+from enzc.ad.heap import allocator_of, local_roots
 from enzc.ad.rules import rule_for
 
 
@@ -132,7 +133,16 @@ class Activity:
                 return False
             case CallKind.MEMSET | CallKind.MEMCPY:
                 return bool(shadow_args)
-        return bool(shadow_args) and writes_memory(call, self.module)
+            case CallKind.ALLOC:
+                return False  # active through its shadowed result
+        return (bool(shadow_args) or self.passes_varied(call)) and writes_memory(call, self.module)
+
+    def passes_varied(self, call: CallBase) -> bool:
+        """An unknown or defined callee that may write memory and gets varied data:
+        it may store derivatives anywhere it can reach (globals included), so it must
+        be differentiated or rejected, never skipped."""
+        return (classify(call, lambda n: rule_for(n) is not None) is CallKind.UNKNOWN
+                and any(a in self.varied for a in call.args) and writes_memory(call, self.module))
 
     def text(self) -> str:
         """The text form described in the module docstring."""
@@ -220,19 +230,22 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                         elif carries_float(inst.type):
                             new_varied = True
                 case Store():
-                    root = _alloca_root(inst.ptr)
-                    if root is not None and root not in shadowed and (inst.value in varied or inst.value in shadowed):
-                        shadowed.add(root)
-                        changed = True
+                    if inst.value in varied or inst.value in shadowed:
+                        changed |= _shadow_roots(shadowed, inst.ptr)
+                    if inst.ptr in shadowed and isinstance(inst.value.type, PointerType):
+                        changed |= _shadow_roots(shadowed, inst.value)  # its shadow goes into shadow memory
                 case CallBase():
                     kind = classify(inst, lambda n: rule_for(n) is not None)
                     if kind is CallKind.MEMCPY and len(inst.args) >= 2 and inst.args[1] in shadowed:
-                        root = _alloca_root(inst.args[0])
-                        if root is not None and root not in shadowed:
-                            shadowed.add(root)
-                            changed = True
+                        changed |= _shadow_roots(shadowed, inst.args[0])
+                    if kind is CallKind.ALLOC:
+                        moves = allocator_of(inst).moves_from  # type: ignore[union-attr]
+                        new_shadow = moves is not None and inst.args[moves] in shadowed
                     if carries_float(inst.type) and kind is not CallKind.INACTIVE:
                         new_varied = any(a in varied or a in shadowed for a in inst.args)
+                    if kind is CallKind.UNKNOWN and any(a in varied or a in shadowed for a in inst.args):
+                        changed |= _call_outputs(act, inst)
+                        new_shadow = isinstance(inst.type, PointerType) and any(a in shadowed for a in inst.args)
                 case _ if isinstance(inst, _POINTER_FLOW) and isinstance(inst.type.scalar, PointerType):
                     if isinstance(inst, Select):
                         new_shadow = inst.true_value in shadowed or inst.false_value in shadowed
@@ -240,6 +253,8 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                         new_shadow = any(v in shadowed for v, _ in inst.incoming)
                     else:
                         new_shadow = ops[0] in shadowed
+                    if new_shadow and isinstance(inst, (Phi, Select)):
+                        changed |= _shadow_roots(shadowed, inst)  # every incoming pointer needs a shadow
                 case Cast() if inst.opcode in ("fpext", "fptrunc"):
                     new_varied = ops[0] in varied
                 case _ if isinstance(inst, _FLOAT_FLOW) and carries_float(inst.type):
@@ -252,19 +267,25 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                 changed = True
 
 
-def _alloca_root(ptr: Value) -> Alloca | None:
-    """The alloca `ptr` is computed from by GEPs and casts, if any."""
-    seen = 0
-    while seen < 64:
-        match ptr:
-            case Alloca():
-                return ptr
-            case GetElementPtr() | Cast():
-                ptr = ptr.operand(0)
-            case _:
-                return None
-        seen += 1
-    return None
+def _call_outputs(act: Activity, call: CallBase) -> bool:
+    """A call that may write memory and receives varied or shadowed data may store
+    it through any pointer argument: all of them get shadows (conservative; the
+    callee's own derivative decides what really moves)."""
+    if not writes_memory(call, act.module):
+        return False
+    changed = False
+    for a in call.args:
+        if isinstance(a.type, PointerType):
+            changed |= _shadow_roots(act.shadowed, a)
+    return changed
+
+
+def _shadow_roots(shadowed: set[Value], ptr: Value) -> bool:
+    """Give shadows to the allocas and heap blocks `ptr` may point into (and to
+    memory holding pointers it was loaded from); True if any was new."""
+    fresh = [r for r in local_roots(ptr) if r not in shadowed]
+    shadowed.update(fresh)
+    return bool(fresh)
 
 
 def _backward(act: Activity, insts: list[Instruction]) -> None:
@@ -283,7 +304,7 @@ def _backward(act: Activity, insts: list[Instruction]) -> None:
                 mark(inst.value)
             case Store() if inst.ptr in act.shadowed:
                 mark(inst.value)
-            case CallBase() if any(a in act.shadowed for a in inst.args):
+            case CallBase() if any(a in act.shadowed for a in inst.args) or act.passes_varied(inst):
                 for a in inst.args:
                     mark(a)
     while work:

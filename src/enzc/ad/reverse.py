@@ -28,6 +28,8 @@ from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, Const
 from enzc.ad.activity import carries_float
 from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.gradient_utils import GradientUtils, float_leaves, underlying_object
+from enzc.ad.heap import reverse_allocation
+from enzc.ad.memtypes import memcpy_adjoint
 from enzc.ad.rules import emit as emit_rule
 from enzc.ad.rules import intrinsic, rule_for
 
@@ -308,6 +310,8 @@ def _call(gu: GradientUtils, inst: Instruction) -> None:
                 _zero_shadow(gu, inst.args[0], inst.args[2])
         case CallKind.MEMCPY:
             _memcpy(gu, inst)
+        case CallKind.ALLOC:
+            reverse_allocation(gu, inst)
         case CallKind.UNKNOWN:
             _unknown_call(gu, inst, name)
 
@@ -341,16 +345,7 @@ def _memcpy(gu: GradientUtils, inst: CallBase) -> None:
     if not act.has_shadow(src):
         _zero_shadow(gu, dst, inst.args[2])  # constant data overwrote the destination
         return
-    types = {t for t in (_element_float_type(gu, dst), _element_float_type(gu, src)) if t is not None}
-    elem = next(iter(types)) if len(types) == 1 else None
-    if elem is None:
-        raise gu.error(inst, "cannot differentiate a memcpy/memmove of active memory whose element type is unknown",
-                       "copy the values in a loop of double/float assignments (type analysis is not available yet)")
-    b = gu.b
-    n = _length(gu, inst.args[2])
-    count = b.udiv(n, ConstantInt(I64, gu.layout.alloc_size_of(elem)), "n.elts")
-    helper = _memcpy_adjoint_helper(gu, elem)
-    b.call(helper, [gu.lookup(gu.shadow(dst)), gu.lookup(gu.shadow(src)), count])
+    memcpy_adjoint(gu, inst)
 
 
 def _length(gu: GradientUtils, length: Value) -> Value:
@@ -364,64 +359,13 @@ def _zero_shadow(gu: GradientUtils, dst: Value, length: Value) -> None:
     gu.b.call(memset, [gu.lookup(gu.shadow(dst)), ConstantInt(I8, 0), _length(gu, length), ConstantInt(I1, 0)])
 
 
-def _element_float_type(gu: GradientUtils, ptr: Value) -> FloatType | None:
-    """The one floating type stored in `ptr`'s allocation: its alloca's only leaf
-    type, or the only type every load and store through it uses."""
-    base = underlying_object(ptr)
-    if isinstance(base, Alloca):
-        leaves = {t for _, t in float_leaves(base.allocated_type)}
-        whole = gu.layout.alloc_size_of(base.allocated_type)
-        if len(leaves) == 1:
-            only = next(iter(leaves))
-            if isinstance(only, FloatType) and whole % gu.layout.alloc_size_of(only) == 0 \
-                    and len(float_leaves(base.allocated_type)) * gu.layout.alloc_size_of(only) == whole:
-                return only
-    seen = {(inst.type if isinstance(inst, Load) else inst.value.type).scalar
-            for inst in gu.original.instructions()
-            if isinstance(inst, (Load, Store)) and underlying_object(inst.ptr) is base}
-    if len(seen) == 1 and isinstance(only := next(iter(seen)), FloatType):
-        return only
-    return None
-
-
-def _memcpy_adjoint_helper(gu: GradientUtils, elem: FloatType) -> Function:
-    """`void __enzc_memcpy_adjoint_<T>(ptr d_dst, ptr d_src, i64 n)`: d_src += d_dst; d_dst = 0."""
-
-    name = f"__enzc_memcpy_adjoint_{elem}"
-    fn = gu.module.get_function(name)
-    if fn is not None:
-        return fn
-    fn = gu.module.add_function(name, FunctionType(VOID, (PTR, PTR, I64)), unique=False)
-    fn.linkage.words = ["internal"]
-    fn.fn_attrs = ("nounwind",)
-    ddst, dsrc, n = fn.args
-    ddst.name, dsrc.name, n.name = "d_dst", "d_src", "n"
-    fn.blocks = []
-    entry, loop, done = new_block(fn, "entry"), new_block(fn, "loop"), new_block(fn, "done")
-    b = IRBuilder(entry)
-    b.cond_br(b.icmp("eq", n, ConstantInt(I64, 0), "empty"), done, loop)
-    b.position_at_end(loop)
-    i = b.phi(I64, [(ConstantInt(I64, 0), entry)], "i")
-    pd = b.gep(elem, ddst, [i], "pd")
-    ps = b.gep(elem, dsrc, [i], "ps")
-    v = b.load(elem, pd, "v")
-    b.store(b.const_zero(elem), pd)
-    b.store(b.fadd(b.load(elem, ps, "s"), v, "sum"), ps)
-    nxt = b.add(i, ConstantInt(I64, 1), "i.next")
-    i.add_incoming(nxt, loop)
-    b.cond_br(b.icmp("ult", nxt, n, "more"), loop, done)
-    b.position_at_end(done)
-    b.ret_void()
-    return fn
-
-
 def _unknown_call(gu: GradientUtils, inst: CallBase, name: str | None) -> None:
     act = gu.activity
     fn = inst.called_function
     shadow_args = [a for a in inst.args if act.has_shadow(a)]
     result_active = gu.has_adjoint(inst)
     writes = writes_memory(inst, gu.module)
-    if not result_active and not (shadow_args and writes):
+    if not result_active and not ((shadow_args or act.passes_varied(inst)) and writes):
         return  # nothing active flows out of the call
     shown = name or "an indirect callee"
     if isinstance(fn, Function) and not fn.is_declaration:
