@@ -167,7 +167,16 @@ class Lexer:
                 else:
                     kind = keywords.get(s)
                     if kind is None:
-                        kind = "INTTYPE" if s[0] == "i" and s[1:].isdigit() else "WORD"
+                        if s[0] == "i" and s[1:2].isdigit():
+                            digits = len(s) - len(s[1:].lstrip("0123456789"))
+                            if digits < len(s):  # `i64noundef`: LLVM's lexer ends a type at its digits
+                                start = m.start(fam)
+                                yield "INTTYPE", s[:digits], start
+                                yield from self.tokens(text, start + digits, m.end())
+                                continue
+                            kind = "INTTYPE"
+                        else:
+                            kind = "WORD"
                 yield kind, s, m.start(fam)
             elif fam == f_punct:
                 yield symbols[s], s, m.start(fam)

@@ -82,6 +82,11 @@ def is_cconv(word: str) -> bool:
     return word.endswith("cc") or word.startswith("cc ") or word.startswith(_CCONV_PREFIXES)
 
 
+def _slot_key(name: str) -> str:
+    """Numbered names compare as numbers: `%04` is `%4`."""
+    return str(int(name)) if name[:1] == "0" and len(name) > 1 and name.isdigit() else name
+
+
 def unquote_name(text: str) -> str:
     """A name without its sigil: `%x` → `x`, `@"a b"` → `a b` (escapes decoded)."""
     body = text[1:]
@@ -229,7 +234,7 @@ class Builder:
         return out
 
     def _name_of(self, tok: Tok) -> str:
-        return sys.intern(unquote_name(tok))
+        return sys.intern(_slot_key(unquote_name(tok)))
 
     # ------------------------------------------------------------------ terminals (on shift)
     def INTTYPE(self, tok: Tok) -> IntType:
@@ -282,7 +287,7 @@ class Builder:
         if self.fn is None:
             raise BuildError(tok.pos, "label outside a function body")
         text = tok[:-1]
-        name = sys.intern(unescape(text[1:-1]).decode("utf-8", "surrogateescape") if text.startswith('"') else text)
+        name = sys.intern(_slot_key(unescape(text[1:-1]).decode("utf-8", "surrogateescape") if text.startswith('"') else text))
         prev = self.block
         if prev is not None and prev.terminator is None:
             raise BuildError(tok.pos, f"expected instruction opcode: block before label '{name}' has no terminator")
@@ -373,7 +378,7 @@ class Builder:
         if self.fn is None:
             raise BuildError(tok.pos, f"local value '{tok}' outside a function body")
         name = tok[1:]
-        if name[0] == '"':
+        if name[0] == '"' or name[0] == "0":
             name = self._name_of(tok)
         v = self.locals.get(name)
         if v is None:
@@ -787,7 +792,7 @@ class Builder:
 
     def _define(self, tok: Tok, value: Instruction) -> None:
         name = tok[1:]
-        if name[0] == '"':
+        if name[0] == '"' or name[0] == "0":
             name = self._name_of(tok)
         else:
             name = sys.intern(name)
