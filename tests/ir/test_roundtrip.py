@@ -22,12 +22,16 @@ starting Python 568 times.
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from roundtrip_harness import (
+    LLVM_AS,
+    LLVM_DIS,
     BuildConfig,
+    RoundTrip,
     build_configs,
     compile_ir,
     enzc_cli,
@@ -45,7 +49,8 @@ def _cases() -> list:
 
 
 @pytest.mark.parametrize(("source", "config"), _cases())
-def test_roundtrip_law(source: Path, config: BuildConfig, ir_cache: Path, tmp_path: Path, roundtrip) -> None:
+def test_roundtrip_law(source: Path, config: BuildConfig, ir_cache: Path, tmp_path: Path,
+                       roundtrip: RoundTrip) -> None:
     ir = compile_ir(source, config, ir_cache)
     problems = run_law(ir, roundtrip, tmp_path)
     assert not problems, f"round trip of {ir} (output in {tmp_path}):\n\n" + "\n\n".join(problems)
@@ -69,6 +74,37 @@ def test_cli_roundtrip(program: str, config_name: str, lazy: bool, ir_cache: Pat
     extra = ("--lazy",) if lazy else ()
     problems = run_law(ir, lambda src, dst: enzc_cli(src, dst, *extra), tmp_path)
     assert not problems, f"CLI round trip of {ir}:\n\n" + "\n\n".join(problems)
+
+
+# The law's checker must itself be able to fail: LLVM's own round trip (llvm-as |
+# llvm-dis) with one deliberate change must be caught, by the named check.
+MUTATIONS: dict[str, tuple[str, str, str | None]] = {
+    "unchanged": ("", "", None),
+    "global attribute dropped": ("private unnamed_addr constant", "private constant", "canonical forms differ"),
+    "instruction changed": ("fadd double", "fsub double", "llvm-diff-22 IN OUT"),
+    "metadata string changed": ('producer: "', 'producer: "x', "canonical forms differ"),
+    "invalid output": ("ret i32 0", "ret i64 0", "rejects"),
+}
+
+
+@pytest.mark.parametrize("mutation", list(MUTATIONS))
+def test_law_checker_catches(mutation: str, ir_cache: Path, tmp_path: Path) -> None:
+    old, new, caught_by = MUTATIONS[mutation]
+    source = CORPUS / "c20_ad_kernels.c"
+    config = next(c for c in build_configs("c") if c.name == "O2-g")
+    ir = compile_ir(source, config, ir_cache)
+
+    def llvm_roundtrip_with_change(src: Path, dst: Path) -> None:
+        bitcode = subprocess.run([LLVM_AS, "-o", "-", str(src)], capture_output=True, check=True).stdout
+        text = subprocess.run([LLVM_DIS, "-o", "-"], input=bitcode, capture_output=True, check=True).stdout.decode()
+        assert old in text, f"mutation {mutation!r} does not apply"
+        dst.write_text(text.replace(old, new, 1))
+
+    problems = run_law(ir, llvm_roundtrip_with_change, tmp_path)
+    if caught_by is None:
+        assert problems == []
+    else:
+        assert any(caught_by in p for p in problems), problems
 
 
 def test_corpus_size() -> None:
