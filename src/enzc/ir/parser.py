@@ -19,8 +19,11 @@ All problems surface as `IRParseError` with the file's line and column.
 
 from __future__ import annotations
 
+import gc
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Iterator
 
 from enzc.ir.errors import IRParseError, position
 from enzc.ir.module import BasicBlock, Function, Module
@@ -64,6 +67,19 @@ def _get_engine() -> tuple[Engine, Builder]:
         _builder = builder
     assert _builder is not None
     return _engine, _builder
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Parsing allocates hundreds of thousands of objects and frees almost none; the
+    cyclic collector's passes over them cost a third of the time and find nothing."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 @dataclass
@@ -311,8 +327,9 @@ def _parse_body(module: Module, fn: Function, body: str, arg_names: list[str | N
     engine, builder = _get_engine()
     builder.begin_body(module, fn, arg_names)
     try:
-        engine.parse(body, "body")
-        return builder.finish_body(len(body))
+        with _gc_paused():
+            engine.parse(body, "body")
+            return builder.finish_body(len(body))
     except (SyntaxProblem, BuildError) as e:
         builder.abandon_body()
         line, column = position(body, e.pos)
@@ -323,4 +340,5 @@ def _parse_body(module: Module, fn: Function, body: str, arg_names: list[str | N
 
 def parse_module(text: str, *, filename: str = "<stdin>", lazy: bool = True) -> Module:
     """Parse a module's text. With `lazy`, function bodies are parsed on first access."""
-    return _ModuleReader(text, filename).parse(lazy)
+    with _gc_paused():
+        return _ModuleReader(text, filename).parse(lazy)
