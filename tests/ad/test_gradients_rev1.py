@@ -15,10 +15,7 @@ PROGRAMS = discover("rev1")
 
 # Program name (or "name[config]") -> why it fails today. Strict: remove an entry as
 # soon as its program passes.
-XFAIL: dict[str, str] = {
-    "scalar/variadic_float_promotion[-O3 -g]":
-        "enzcc internal error: ValueError: no callback for grammar rule 'callee'",
-}
+XFAIL: dict[str, str] = {}
 
 
 def test_enough_programs() -> None:
