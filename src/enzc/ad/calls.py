@@ -12,6 +12,8 @@ from enum import Enum
 from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, Module
 
+from enzc.ad.heap import ALLOCATORS, DEALLOCATORS
+
 
 class CallKind(Enum):
     """How the engine treats a call."""
@@ -22,6 +24,8 @@ class CallKind(Enum):
     """Never carries a derivative and never writes float memory the AD tracks."""
     MEMSET = "memset"
     MEMCPY = "memcpy"
+    ALLOC = "alloc"
+    """A heap allocation (`malloc`, `realloc`, `new`, ...): see `heap`."""
     UNKNOWN = "unknown"
     """Anything else: inactive only if nothing active flows in or out."""
 
@@ -43,8 +47,7 @@ INACTIVE_LIBC = frozenset({
 })
 """Library functions that read (never write) program memory or touch none of it.
 
-`free` is here because freeing never moves derivatives; shadow memory of heap
-objects is a part-2 feature and rejected where it would be needed.
+Freeing never moves derivatives (`heap` frees shadows in the reverse pass).
 """
 
 MEMSET_PREFIXES = ("llvm.memset.",)
@@ -63,8 +66,10 @@ def classify(call: CallBase, has_rule) -> CallKind:
     name = callee_name(call)
     if name is None:
         return CallKind.UNKNOWN
-    if name.startswith(INACTIVE_PREFIXES) or name in INACTIVE_LIBC:
+    if name.startswith(INACTIVE_PREFIXES) or name in INACTIVE_LIBC or name in DEALLOCATORS:
         return CallKind.INACTIVE
+    if name in ALLOCATORS:
+        return CallKind.ALLOC
     if name.startswith(MEMSET_PREFIXES) or name in MEMSET_NAMES:
         return CallKind.MEMSET
     if name.startswith(MEMCPY_PREFIXES) or name in MEMCPY_NAMES:

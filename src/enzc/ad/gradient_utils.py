@@ -20,6 +20,7 @@ induction variables, shadows and cache stores) followed by the reverse blocks.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.cfg import edge_count
@@ -53,14 +54,20 @@ from enzc.ad.activity import Activity, carries_float, slot_numbers
 from enzc.ad.cache import CacheManager
 from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.diagnostics import ad_error
+from enzc.ad.heap import DEALLOCATORS, allocator_of, shadow_allocation
 from enzc.ad.loops import Loop, LoopNest
 from enzc.ad.rules import rule_for
 from enzc.ad.tripcount import TripCount, trip_count
 
+if TYPE_CHECKING:
+    from enzc.ad.call_derivatives import CallRecord
+    from enzc.ad.synthesis import DerivativeCache
+    from enzc.ad.type_analysis import TypeResults
+
 RECOMPUTE_DEPTH = 6
 """How deep a chain of pure instructions the reverse pass recomputes instead of caching."""
 
-RELEASES = frozenset({"free", "llvm.lifetime.end.p0"})
+RELEASES = DEALLOCATORS | {"llvm.lifetime.end.p0"}
 """Calls after which memory may not be read again: a clobber for recomputation."""
 
 _PURE = (BinaryOp, Cast, Compare, Select, GetElementPtr, ExtractValue, InsertValue, ExtractElement,
@@ -113,6 +120,23 @@ class GradientUtils:
         self._written: list[Value] | None = None
         self.slots = slot_numbers(original)
         self.cache = CacheManager(self)
+        self.derivatives: DerivativeCache | None = None
+        """Makes the derived functions of callees (`call_derivatives`)."""
+        self.split = False
+        """Split mode: the forward and reverse run in separate functions, so memory
+        outside this function's own stack may change between them."""
+        self.call_records: dict[Value, CallRecord] = {}
+        """Active calls to defined functions: their derived pair and forward tape."""
+        self._types: TypeResults | None = None
+
+    @property
+    def types(self) -> TypeResults:
+        """Type analysis of the original, computed on first use (most gradients never ask)."""
+        if self._types is None:
+            from enzc.ad.type_analysis import TypeAnalysis
+
+            self._types = TypeAnalysis(self.module, self.layout).analyze(self.original)
+        return self._types
 
     def label(self, v: Value) -> str:
         """A readable name for new values made from `v`: its name, or its slot number."""
@@ -318,6 +342,8 @@ class GradientUtils:
                 src = self.shadow(v.ptr)
                 b.position_after(nv)
                 sh = b.load(v.type, src, name, align=v.align)
+            case CallBase() if allocator_of(v) is not None:
+                sh = shadow_allocation(self, v, nv, name)
             case _:
                 raise self.error(v, f"cannot compute the shadow of '{v.opcode}' (a pointer into active memory)",
                                  "pass such pointers as function arguments with enzyme_dup")
@@ -470,6 +496,8 @@ class GradientUtils:
         if self._written is None:
             self._written = self._collect_writes()
         target = underlying_object(load.ptr)
+        if self.split and not isinstance(target, Alloca):
+            return False  # the caller may overwrite it before the reverse function runs
         return all(not may_alias(target, w) for w in self._written)
 
     def _collect_writes(self) -> list[Value]:
@@ -485,6 +513,11 @@ class GradientUtils:
                         out.append(underlying_object(inst.args[-1]))
                         continue
                     if kind in (CallKind.RULE, CallKind.INACTIVE):
+                        continue
+                    if kind is CallKind.ALLOC:
+                        moves = allocator_of(inst).moves_from  # type: ignore[union-attr]
+                        if moves is not None:
+                            out.append(underlying_object(inst.args[moves]))  # realloc releases the old block
                         continue
                     if kind in (CallKind.MEMSET, CallKind.MEMCPY):
                         out.append(underlying_object(inst.args[0]))
