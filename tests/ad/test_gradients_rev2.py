@@ -17,11 +17,8 @@ PROGRAMS = discover("rev2")
 # soon as its program passes.
 # Causes shared by several programs (first line of the enzcc error).
 NOINLINE = "AD: call to non-inlined function ... is not supported yet"
-HEAP = "AD: an active value is written to memory the AD cannot shadow (heap/unknown)"
-COPY = "AD: active memory is copied into memory the AD cannot shadow"
 INDIRECT = "AD: cannot differentiate an indirect call that may be active"
 PARSER = "enzcc internal error: ValueError: no callback for grammar rule 'callee'"
-TUPLE = "enzcc internal error: AttributeError: 'tuple' object has no attribute 'type'"
 
 XFAIL: dict[str, str] = {
     "calls/byval_struct_arg": PARSER,
