@@ -21,14 +21,6 @@ INDIRECT = "AD: cannot differentiate an indirect call that may be active"
 PARSER = "enzcc internal error: ValueError: no callback for grammar rule 'callee'"
 
 XFAIL: dict[str, str] = {
-    "calls/byval_struct_arg": PARSER,
-    "calls/inplace_update": PARSER,
-    "calls/mixed_activity_calls": PARSER,
-    "calls/noinline_chain": NOINLINE,
-    "calls/noinline_loop": NOINLINE,
-    "calls/noinline_struct_return": NOINLINE,
-    "calls/out_param_noinline": NOINLINE,
-    "calls/write_through_ptr_loop": NOINLINE,
     "custom/add2_metadata": "AD: !enzyme_augment/!enzyme_gradient not honoured yet "
                             "(cannot differentiate call to external function 'add2')",
     "custom/function_like": PARSER,
@@ -47,10 +39,6 @@ XFAIL: dict[str, str] = {
     "kernels/lstm_cell": NOINLINE,
     "kernels/matmul_noinline": NOINLINE,
     "kernels/sorting_network": NOINLINE,
-    "recursion/divide_conquer": NOINLINE,
-    "recursion/mutual_recursion": NOINLINE,
-    "recursion/recursive_pow": NOINLINE,
-    "recursion/tree_sum": NOINLINE,
 }
 
 

@@ -54,6 +54,7 @@ from enzc.ad.activity import Activity, carries_float, slot_numbers
 from enzc.ad.cache import CacheManager
 from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.diagnostics import ad_error
+from enzc.ad.globals_shadow import base_global, shadow_constant
 from enzc.ad.heap import DEALLOCATORS, allocator_of, shadow_allocation
 from enzc.ad.loops import Loop, LoopNest
 from enzc.ad.rules import rule_for
@@ -303,11 +304,17 @@ class GradientUtils:
         got = self.shadows.get(v)
         if got is not None:
             return got
-        if isinstance(v, Constant) and not isinstance(v, GlobalValue):
+        if isinstance(v, Constant) and self.activity.has_shadow(v):
+            sh = self.shadows[v] = shadow_constant(self.module, v)  # a global with !enzyme_shadow
+            return sh
+        if isinstance(v, Constant) and not isinstance(v, GlobalValue) and base_global(v) is None:
             return v  # null / undef: its shadow is the same constant
+        if isinstance(v, Constant) and (g := base_global(v)) is not None:
+            raise self.error(None, f"the global '{g.name}' is used as active memory but has no shadow",
+                             "give it a shadow (!enzyme_shadow) or mark it inactive (__enzyme_inactive_global)")
         if not self.activity.has_shadow(v):
             raise self.error(v if isinstance(v, Instruction) else None,
-                             f"pointer {v.ref() if v.name else '?'} needs a shadow but does not point into memory "
+                             f"pointer {_spelling(v)} needs a shadow but does not point into memory "
                              "the AD tracks (mixed active and inactive pointers)",
                              "pass the pointed-to memory with enzyme_dup, or mark it enzyme_const")
         assert isinstance(v, Instruction), "arguments' shadows are registered up front"
@@ -536,6 +543,14 @@ class _Unknown(Value):
 
 
 _UNKNOWN = _Unknown()
+
+
+def _spelling(v: Value) -> str:
+    """`%x` or `@g` for messages ('?' for unnamed values)."""
+    try:
+        return v.ref() if v.name or isinstance(v, Constant) else "?"
+    except ValueError:
+        return "?"
 
 
 def underlying_object(ptr: Value) -> Value:

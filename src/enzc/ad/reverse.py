@@ -26,6 +26,7 @@ from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, IntTy
 from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Value
 
 from enzc.ad.activity import carries_float
+from enzc.ad.call_derivatives import reverse_call
 from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.gradient_utils import GradientUtils, float_leaves, underlying_object
 from enzc.ad.heap import reverse_allocation
@@ -360,6 +361,8 @@ def _zero_shadow(gu: GradientUtils, dst: Value, length: Value) -> None:
 
 
 def _unknown_call(gu: GradientUtils, inst: CallBase, name: str | None) -> None:
+    if reverse_call(gu, inst):
+        return  # a defined callee: its reverse function (call_derivatives)
     act = gu.activity
     fn = inst.called_function
     shadow_args = [a for a in inst.args if act.has_shadow(a)]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from enzc.ir.builder import new_block
 from enzc.ir.datalayout import DataLayout
@@ -35,10 +36,14 @@ from enzc.ir.types import VOID, FloatType, FunctionType, StructType, Type
 from enzc.ir.values import ConstantInt, Value, const_fp
 
 from enzc.ad.activity import Activity, ArgActivity, analyze
+from enzc.ad.call_derivatives import forward_call
 from enzc.ad.gradient_utils import GradientUtils
 from enzc.ad.loops import IrreducibleError
 from enzc.ad.preprocess import prepare
 from enzc.ad.reverse import check_store_forward, fwd, reverse_instruction
+
+if TYPE_CHECKING:
+    from enzc.ad.split_mode import SplitDerivative
 
 
 @dataclass(frozen=True)
@@ -62,19 +67,24 @@ class Derivative:
     activity: Activity
     out_types: list[Type]
     caches: int = 0
+    returns: list[tuple[BasicBlock, Value | None]] = field(default_factory=list)
+    """Split mode: each forward block that ended in a `ret`, with the returned value."""
 
 
 def out_types(fn: Function, sig: Signature) -> list[Type]:
     return [t for t, a in zip(fn.function_type.params, sig.args) if a is ArgActivity.OUT]
 
 
-def gradient_type(fn: Function, sig: Signature) -> FunctionType:
-    """Original parameters with a shadow after each dup one; returns the out adjoints."""
+def gradient_type(fn: Function, sig: Signature, split: bool = False) -> FunctionType:
+    """Original parameters with a shadow after each dup one (and, in split mode, the
+    adjoint of an active return); returns the out adjoints."""
     params: list[Type] = []
     for t, a in zip(fn.function_type.params, sig.args):
         params.append(t)
         if a.has_shadow:
             params.append(t)
+    if split and sig.active_return:
+        params.append(fn.function_type.ret)
     outs = out_types(fn, sig)
     ret: Type = VOID if not outs else outs[0] if len(outs) == 1 else StructType(tuple(outs))
     return FunctionType(ret, tuple(params))
@@ -85,6 +95,7 @@ class Mode(Enum):
     an augmented forward (returning a tape) and a reverse taking that tape."""
 
     COMBINED = "combined"
+    SPLIT = "split"
 
 
 @dataclass
@@ -94,18 +105,36 @@ class DerivativeCache:
     module: Module
     layout: DataLayout
     done: dict[tuple[str, Signature, Mode], Derivative] = field(default_factory=dict)
+    split_done: dict[tuple[str, Signature], SplitDerivative] = field(default_factory=dict)
 
     def reverse(self, fn: Function, sig: Signature) -> Derivative:
         """The combined forward+reverse derivative `diffe_<fn>` for `sig`."""
         key = (fn.name or "", sig, Mode.COMBINED)
         got = self.done.get(key)
         if got is None:
-            got = self.done[key] = synthesize_reverse(self.module, self.layout, fn, sig)
+            got = self.done[key] = synthesize_reverse(self.module, self.layout, fn, sig, self)
+        return got
+
+    def split(self, fn: Function, sig: Signature) -> SplitDerivative:
+        """The augmented forward / reverse pair of `fn` for `sig`. Registered before
+        its body is built, so recursive calls refer to the functions being made."""
+        from enzc.ad.split_mode import build_split, declare_split
+
+        key = (fn.name or "", sig)
+        got = self.split_done.get(key)
+        if got is None:
+            got = self.split_done[key] = declare_split(self.module, fn, sig)
+            build_split(self, got)
         return got
 
 
-def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Signature) -> Derivative:
-    """Build `diffe_<fn>` (see the module docstring) and add it to `module`."""
+def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Signature,
+                       derivatives: DerivativeCache | None = None, split: bool = False) -> Derivative:
+    """Build `diffe_<fn>` (see the module docstring) and add it to `module`.
+
+    `derivatives` makes derived functions of callees; with `split` the result is the
+    combined function `split_mode` cuts into an augmented forward and a reverse: it
+    takes the return adjoint as a last parameter and seeds it in a block of its own."""
     from enzc.ad.diagnostics import ad_error
 
     try:
@@ -114,7 +143,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
         raise ad_error(module, None, fn.name or "?", f"{e}: the reverse pass needs structured loops",
                        "rewrite the loop without goto into its body") from None
     activity = analyze(original, sig.args, sig.active_return, module)
-    g = module.add_function(f"diffe_{fn.name}", gradient_type(fn, sig))
+    g = module.add_function(f"{'split' if split else 'diffe'}_{fn.name}", gradient_type(fn, sig, split))
     g.linkage.words = ["internal"]
     value_map: dict[Value, Value] = {}
     shadow_args: dict[Value, Value] = {}
@@ -132,12 +161,20 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     _strip_debug_info(g)
     gu = GradientUtils(module, original, fn.name or "?", activity, g, value_map, layout)
     gu.shadows.update(shadow_args)
+    gu.derivatives = derivatives
+    gu.split = split
     gu.setup_loops()
     for inst in original.instructions():
         if isinstance(inst, Store):
             check_store_forward(gu, inst)
-    _Reverse(gu, sig).build()
-    return Derivative(g, sig, activity, out_types(fn, sig), gu.cache.stats.values)
+        elif isinstance(inst, CallBase):
+            forward_call(gu, inst)
+    d_return = g.args[-1] if split and sig.active_return else None
+    if d_return is not None:
+        d_return.name = "d_return"
+    rv = _Reverse(gu, sig, d_return)
+    rv.build()
+    return Derivative(g, sig, activity, out_types(fn, sig), gu.cache.stats.values, rv.returns)
 
 
 def _strip_debug_info(fn: Function) -> None:
@@ -162,9 +199,12 @@ def _strip_debug_info(fn: Function) -> None:
 class _Reverse:
     """Emits the reverse blocks and the exit block of one derivative."""
 
-    def __init__(self, gu: GradientUtils, sig: Signature) -> None:
+    def __init__(self, gu: GradientUtils, sig: Signature, d_return: Value | None = None) -> None:
         self.gu = gu
         self.sig = sig
+        self.d_return = d_return
+        """Split mode: the seed of the return adjoint (a parameter, not 1.0)."""
+        self.returns: list[tuple[BasicBlock, Value | None]] = []
         self.rev: dict[BasicBlock, BasicBlock] = {}
         self.live = _reaches_return(gu.original)
 
@@ -191,13 +231,21 @@ class _Reverse:
         value = block.terminator.value  # type: ignore[union-attr]
         b = gu.b
         b.position_before(ret)
+        if gu.split:
+            self.returns.append((ret.parent, ret.value))  # type: ignore[arg-type]
+            seed_block = new_block(gu.new, f"seed.{gu.label(block)}")
+            b.br(seed_block)
+            ret.erase()
+            b.position_at_end(seed_block)
         if self.sig.active_return and value is not None and gu.has_adjoint(value):
-            if not isinstance(value.type, FloatType):
+            if self.d_return is None and not isinstance(value.type, FloatType):
                 raise gu.error(block.terminator, f"cannot seed a return value of type {value.type}",  # type: ignore[arg-type]
                                "return a double or float, or write results through an enzyme_dup pointer")
-            gu.accumulate(gu.adjoint_slot(value), value.type, const_fp(value.type, 1.0))
+            seed = self.d_return if self.d_return is not None else const_fp(value.type, 1.0)  # type: ignore[arg-type]
+            gu.accumulate(gu.adjoint_slot(value), value.type, seed)
         b.br(self.rev[block])
-        ret.erase()
+        if not gu.split:
+            ret.erase()
 
     # -- reverse blocks -----------------------------------------------------------------
     def _reverse_block(self, block: BasicBlock) -> None:
@@ -336,4 +384,5 @@ def _reaches_return(fn: Function) -> set[BasicBlock]:
                 live.add(p)
                 work.append(p)
     return live
+
 

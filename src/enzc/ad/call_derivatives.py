@@ -1,0 +1,138 @@
+"""Active calls to defined functions: the augmented forward call and the reverse call.
+
+At a call `r = g(a, p)` that can carry a derivative, the caller's forward pass calls
+`augmented_g(a, p, p')` (p' the caller's shadow of p), which runs g's forward pass
+and returns `{tape, r}`; the tape is an ordinary forward value of the caller, so
+inside loops `lookup` caches one tape per iteration. At the call's place in the
+caller's reverse pass, `reverse_g(a, p, p', d_r, tape)` runs g's reverse pass and
+returns the adjoints of the active by-value arguments, which are added to the
+adjoints of the actual arguments. The pair is made once per (g, signature) by
+`split_mode` and reused by every call site (see `DerivativeCache.split`).
+
+The callee's signature comes from the caller's activity: a pointer argument with a
+shadow is `dup`, a floating argument with an adjoint is `out`, anything else
+`const`; the return is active when the call's result has an adjoint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from enzc.ir.builder import IRBuilder
+from enzc.ir.instructions import CallBase
+from enzc.ir.module import Function
+from enzc.ir.types import VOID, PointerType
+from enzc.ir.values import Value
+
+from enzc.ad.calls import CallKind, classify
+from enzc.ad.rules import rule_for
+
+if TYPE_CHECKING:
+    from enzc.ad.gradient_utils import GradientUtils
+    from enzc.ad.split_mode import SplitDerivative
+    from enzc.ad.synthesis import Signature
+
+HINT = ("let the optimizer inline it (static inline / always_inline), provide a custom derivative "
+        "(__enzyme_register_gradient_{name}) or mark it inactive (__enzyme_inactivefn)")
+
+
+@dataclass
+class CallRecord:
+    """What the reverse pass needs about one active call to a defined function."""
+
+    split: SplitDerivative
+    tape: Value
+    """Forward value (of the derivative being built) holding the callee's tape."""
+
+
+def differentiable_callee(call: CallBase) -> Function | None:
+    """The defined function `call` calls directly, if the engine derives it."""
+    fn = call.called_function
+    if not isinstance(fn, Function) or fn.is_declaration:
+        return None
+    if classify(call, lambda n: rule_for(n) is not None) is not CallKind.UNKNOWN:
+        return None
+    return fn
+
+
+def callee_signature(gu: GradientUtils, call: CallBase) -> Signature:
+    from enzc.ad.activity import ArgActivity
+    from enzc.ad.synthesis import Signature
+
+    args = []
+    for a in call.args:
+        if gu.activity.has_shadow(a):
+            args.append(ArgActivity.DUP)
+        elif gu.has_adjoint(a):
+            args.append(ArgActivity.OUT)
+        else:
+            args.append(ArgActivity.CONST)
+    return Signature(tuple(args), gu.has_adjoint(call))
+
+
+def forward_call(gu: GradientUtils, call: CallBase) -> None:
+    """Replace the forward clone of active `call` by a call of the augmented forward."""
+    if not gu.activity.is_active_instruction(call) or gu.derivatives is None:
+        return
+    fn = differentiable_callee(call)
+    if fn is None:
+        return  # libraries and unknown callees: the reverse visitor decides (or rejects)
+    if fn.function_type.vararg:
+        raise gu.error(call, f"cannot differentiate a call to the variadic function '{fn.name}'",
+                       HINT.format(name=fn.name))
+    if isinstance(call.type, PointerType) and gu.activity.has_shadow(call):
+        raise gu.error(call, f"the call to '{fn.name}' returns a pointer into active memory "
+                             "(shadow returns are not supported yet)", HINT.format(name=fn.name))
+    sig = callee_signature(gu, call)
+    split = gu.derivatives.split(fn, sig)
+    nc = gu.new_value(call)
+    assert isinstance(nc, CallBase)
+    b = IRBuilder()
+    b.position_before(nc)
+    args: list[Value] = []
+    for a, cls in zip(call.args, sig.args):
+        args.append(gu.new_value(a))
+        if cls.has_shadow:
+            args.append(gu.shadow(a))
+    label = gu.label(call)
+    result = b.call(split.augmented, args, f"{label}.aug")
+    if call.type == VOID:
+        tape = result
+    else:
+        tape = b.extract_value(result, 0, f"{label}.tape")
+        primal = b.extract_value(result, 1, label if call.name is None else "")
+        nc.replace_all_uses_with(primal)
+        result = primal
+    gu.value_map[call] = result
+    gu.original_of[result] = call
+    nc.erase()
+    gu.call_records[call] = CallRecord(split, tape)
+
+
+def reverse_call(gu: GradientUtils, call: CallBase) -> bool:
+    """Emit the reverse call of `call` at the builder's position; False if the call
+    was not prepared by `forward_call` (not a call this module handles)."""
+    rec = gu.call_records.get(call)
+    if rec is None:
+        return False
+    from enzc.ad.activity import ArgActivity
+
+    sig = rec.split.signature
+    b = gu.b
+    args: list[Value] = []
+    for a, cls in zip(call.args, sig.args):
+        args.append(gu.lookup(gu.new_value(a)))
+        if cls.has_shadow:
+            args.append(gu.lookup(gu.shadow(a)))
+    if sig.active_return:
+        args.append(gu.take_adjoint(call))
+    args.append(gu.lookup(rec.tape))
+    res = b.call(rec.split.reverse, args, "" if rec.split.reverse.function_type.ret == VOID else "d.call")
+    outs = [a for a, cls in zip(call.args, sig.args) if cls is ArgActivity.OUT]
+    if len(outs) == 1:
+        gu.add_adjoint(outs[0], res)
+    else:
+        for k, a in enumerate(outs):
+            gu.add_adjoint(a, b.extract_value(res, k, "d.arg"))
+    return True
