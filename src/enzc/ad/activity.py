@@ -48,6 +48,7 @@ from enzc.ir.types import ArrayType, FloatType, NamedStructType, PointerType, St
 from enzc.ir.values import Value
 
 from enzc.ad.calls import CallKind, classify, writes_memory
+from enzc.ad.globals_shadow import shadowed_constants
 from enzc.ad.heap import allocator_of, local_roots
 from enzc.ad.rules import rule_for
 
@@ -135,6 +136,8 @@ class Activity:
                 return bool(shadow_args)
             case CallKind.ALLOC:
                 return False  # active through its shadowed result
+            case CallKind.CUSTOM:
+                return bool(shadow_args)
         return (bool(shadow_args) or self.passes_varied(call)) and writes_memory(call, self.module)
 
     def passes_varied(self, call: CallBase) -> bool:
@@ -205,6 +208,8 @@ def analyze(fn: Function, args: tuple[ArgActivity, ...], active_return: bool, mo
             act.shadowed.add(a)
         elif cls is ArgActivity.OUT:
             act.varied.add(a)
+    if module is not None:
+        act.shadowed.update(shadowed_constants(module, fn))  # globals with !enzyme_shadow
     _forward(act, insts)
     _backward(act, insts)
     return act
@@ -238,6 +243,10 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                     kind = classify(inst, lambda n: rule_for(n) is not None)
                     if kind is CallKind.MEMCPY and len(inst.args) >= 2 and inst.args[1] in shadowed:
                         changed |= _shadow_roots(shadowed, inst.args[0])
+                    if kind is CallKind.CUSTOM and any(a in varied or a in shadowed for a in inst.args):
+                        for a in inst.args:  # the custom derivative takes a shadow for every pointer
+                            if isinstance(a.type, PointerType):
+                                changed |= _shadow_roots(shadowed, a)
                     if kind is CallKind.ALLOC:
                         moves = allocator_of(inst).moves_from  # type: ignore[union-attr]
                         new_shadow = moves is not None and inst.args[moves] in shadowed

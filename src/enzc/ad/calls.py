@@ -13,6 +13,7 @@ from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, Module
 
 from enzc.ad.heap import ALLOCATORS, DEALLOCATORS
+from enzc.ad.markers import has_custom_gradient, is_inactive_function, math_name
 
 
 class CallKind(Enum):
@@ -26,6 +27,8 @@ class CallKind(Enum):
     MEMCPY = "memcpy"
     ALLOC = "alloc"
     """A heap allocation (`malloc`, `realloc`, `new`, ...): see `heap`."""
+    CUSTOM = "custom"
+    """A function with a user-supplied derivative: see `custom`."""
     UNKNOWN = "unknown"
     """Anything else: inactive only if nothing active flows in or out."""
 
@@ -57,8 +60,11 @@ MEMCPY_NAMES = frozenset({"memcpy", "memmove"})
 
 
 def callee_name(call: CallBase) -> str | None:
+    """The callee's name, or the known function it is registered to behave like."""
     fn = call.called_function
-    return fn.name if fn is not None else None
+    if fn is None:
+        return None
+    return math_name(fn) or fn.name
 
 
 def classify(call: CallBase, has_rule) -> CallKind:
@@ -66,6 +72,11 @@ def classify(call: CallBase, has_rule) -> CallKind:
     name = callee_name(call)
     if name is None:
         return CallKind.UNKNOWN
+    fn = call.called_function
+    if is_inactive_function(fn):
+        return CallKind.INACTIVE
+    if has_custom_gradient(fn):
+        return CallKind.CUSTOM
     if name.startswith(INACTIVE_PREFIXES) or name in INACTIVE_LIBC or name in DEALLOCATORS:
         return CallKind.INACTIVE
     if name in ALLOCATORS:

@@ -129,6 +129,8 @@ class GradientUtils:
         self.call_records: dict[Value, CallRecord] = {}
         """Active calls to defined functions: their derived pair and forward tape."""
         self._types: TypeResults | None = None
+        self.custom_tapes: dict[Value, Value | None] = {}
+        """Calls with a custom derivative: the tape their augmented call returned."""
 
     @property
     def types(self) -> TypeResults:

@@ -15,6 +15,7 @@ from enzc.ir.module import Function, Module
 
 from enzc.ad.callsite import REVERSE_MARK, CallSiteLowering, is_entry_point
 from enzc.ad.diagnostics import ad_error
+from enzc.ad.markers import apply_registrations
 from enzc.ad.synthesis import DerivativeCache
 
 OTHER_MODES = ("__enzyme_fwddiff", "__enzyme_augmentfwd", "__enzyme_reverse", "__enzyme_virtualreverse")
@@ -25,6 +26,7 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
                  print_cache: bool = False, err: TextIO | None = None) -> int:
     """Replace every reverse-mode entry-point call in `module`; returns how many."""
     err = err or sys.stderr
+    apply_registrations(module)
     derivatives = DerivativeCache(module, for_module(module))
     lowering = CallSiteLowering(module, derivatives)
     count = 0

@@ -29,6 +29,8 @@ from enzc.ad.activity import carries_float
 from enzc.ad.call_derivatives import reverse_call
 from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.gradient_utils import GradientUtils, float_leaves, underlying_object
+from enzc.ad.custom import reverse_custom_call
+from enzc.ad.globals_shadow import base_global, is_inactive_global
 from enzc.ad.heap import reverse_allocation
 from enzc.ad.memtypes import memcpy_adjoint
 from enzc.ad.rules import emit as emit_rule
@@ -261,11 +263,13 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
     varied = value in act.varied or act.has_shadow(value)
     if varied and not act.has_shadow(ptr):
         target = underlying_object(ptr)
+        if is_inactive_global(base_global(target) or target):
+            return  # registered inactive (__enzyme_inactive_global): nothing flows through it
         if isinstance(target, GlobalVariable):
             raise gu.error(inst, f"an active value is written to the global '{target.name}', which has no shadow",
                            "give it a shadow (!enzyme_shadow) or mark it inactive (__enzyme_inactive_global)")
         raise gu.error(inst, "an active value is written to memory the AD cannot shadow "
-                             "(heap or unknown memory, not supported yet)",
+                             "(not a local variable, heap block or enzyme_dup argument it can follow)",
                        "pass that memory as an argument with enzyme_dup, or keep the value local")
     if isinstance(value.type, IntType) and value.type.bits >= 32 and _float_bits(gu, value):
         raise gu.error(inst, "floating-point data may be copied through an integer type; "
@@ -313,6 +317,8 @@ def _call(gu: GradientUtils, inst: Instruction) -> None:
             _memcpy(gu, inst)
         case CallKind.ALLOC:
             reverse_allocation(gu, inst)
+        case CallKind.CUSTOM:
+            reverse_custom_call(gu, inst)
         case CallKind.UNKNOWN:
             _unknown_call(gu, inst, name)
 

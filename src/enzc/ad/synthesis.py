@@ -36,6 +36,7 @@ from enzc.ir.types import VOID, FloatType, FunctionType, StructType, Type
 from enzc.ir.values import ConstantInt, Value, const_fp
 
 from enzc.ad.activity import Activity, ArgActivity, analyze
+from enzc.ad.custom import forward_custom_calls
 from enzc.ad.call_derivatives import forward_call
 from enzc.ad.gradient_utils import GradientUtils
 from enzc.ad.loops import IrreducibleError
@@ -164,6 +165,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     gu.derivatives = derivatives
     gu.split = split
     gu.setup_loops()
+    forward_custom_calls(gu)
     for inst in original.instructions():
         if isinstance(inst, Store):
             check_store_forward(gu, inst)

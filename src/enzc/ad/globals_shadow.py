@@ -1,0 +1,106 @@
+"""Globals in derivatives: which have shadows, and the shadows of constant addresses.
+
+A global the differentiated code never writes is a constant: loads from it carry
+no derivative. A global that holds active data needs a shadow global, named by
+`!enzyme_shadow !{ptr @d_g}` on the global (IR inputs); the reverse pass then
+accumulates into `@d_g` like into any shadow memory. A global registered inactive
+(`!enzyme_inactive`, which `markers` attaches for C's `__enzyme_inactive_global`)
+may be written with active values: nothing flows through it. Any other global
+written with an active value is a compile-time error (`reverse.check_store_forward`).
+
+Constant expressions over a shadowed global (`getelementptr (i8, ptr @g, i64 8)`)
+are shadowed too; their shadow is the same expression over the shadow global.
+"""
+
+from __future__ import annotations
+
+import re
+
+from enzc.ir.metadata import Metadata, MDRef, MDTuple, MDValue
+from enzc.ir.module import Function, GlobalVariable, Module
+from enzc.ir.values import ConstantExpr, GlobalValue, Value, iter_constant_operands
+
+SHADOW_KIND = "enzyme_shadow"
+INACTIVE_KIND = "enzyme_inactive"
+
+
+def _resolve(module: Module, md: Metadata | None) -> Metadata | None:
+    for _ in range(8):
+        if isinstance(md, MDRef):
+            md = module.metadata.get(md.id)
+        else:
+            return md
+    return None
+
+
+def shadow_of_global(module: Module, gv: GlobalValue) -> GlobalValue | None:
+    """The shadow `!enzyme_shadow` names for `gv`, if any."""
+    if not isinstance(gv, GlobalVariable):
+        return None
+    node = _resolve(module, gv.metadata.get(SHADOW_KIND))
+    if isinstance(node, MDTuple) and node.operands:
+        first = _resolve(module, node.operands[0])
+        if isinstance(first, MDValue) and isinstance(first.value, GlobalValue):
+            return first.value
+    return None
+
+
+def is_inactive_global(gv: Value) -> bool:
+    """Registered inactive: active values may be stored into it without a shadow."""
+    return isinstance(gv, GlobalVariable) and INACTIVE_KIND in gv.metadata
+
+
+def base_global(c: Value) -> GlobalValue | None:
+    """The global a constant address is computed from (itself, or through casts/GEPs)."""
+    for _ in range(16):
+        match c:
+            case GlobalValue():
+                return c
+            case ConstantExpr(opcode="getelementptr" | "bitcast" | "addrspacecast", operands=[first, *_]):
+                c = first
+            case _:
+                return None
+    return None
+
+
+def shadowed_constants(module: Module, fn: Function) -> list[Value]:
+    """Globals with shadows used by `fn`, and the constant addresses over them."""
+    out: list[Value] = []
+    seen: set[int] = set()
+    for inst in fn.instructions():
+        for op in inst.operands:
+            _collect(module, op, out, seen)
+    return out
+
+
+def _collect(module: Module, c: Value, out: list[Value], seen: set[int]) -> None:
+    if id(c) in seen or isinstance(c, Function):
+        return
+    seen.add(id(c))
+    match c:
+        case GlobalVariable():
+            if shadow_of_global(module, c) is not None:
+                out.append(c)
+        case ConstantExpr():
+            base = base_global(c)
+            if base is not None and shadow_of_global(module, base) is not None:
+                out.append(c)
+            for sub in iter_constant_operands(c):
+                _collect(module, sub, out, seen)
+
+
+def shadow_constant(module: Module, c: Value) -> Value:
+    """The shadow of a shadowed global or constant address over one."""
+    if isinstance(c, GlobalVariable):
+        sh = shadow_of_global(module, c)
+        assert sh is not None
+        return sh
+    assert isinstance(c, ConstantExpr)
+    base = base_global(c)
+    assert base is not None
+    sh = shadow_of_global(module, base)
+    assert sh is not None
+    spelling = re.sub(re.escape(base.ref()) + r"(?![-\w$.])", lambda _: sh.ref(), c.spelling)
+    operands = [shadow_constant(module, o) if o is base or (isinstance(o, ConstantExpr) and base_global(o) is base)
+                else o for o in c.operands]
+    return ConstantExpr(c.type, c.opcode, operands, spelling)

@@ -1,0 +1,196 @@
+"""Registrations written in C: `__enzyme_*` globals that annotate functions and globals.
+
+    void *__enzyme_register_gradient_f[3] = {(void *)f, (void *)aug_f, (void *)rev_f};
+    void *__enzyme_inactivefn[] = {(void *)log_value, ...};
+    void *__enzyme_inactive_global_x = (void *)&last_input;
+    void *__enzyme_function_like[2] = {(void *)my_log1p, (void *)"log1p"};
+
+`apply_registrations` turns them into the IR annotations the engine reads, the
+ones IR inputs may carry directly (as Enzyme's own preprocessing does):
+
+    custom gradient   !enzyme_augment !{ptr @aug_f}, !enzyme_gradient !{ptr @rev_f} on @f
+    inactive function "enzyme_inactive" function attribute
+    inactive global   !enzyme_inactive !{} on the global
+    function like     "enzyme_math"="log1p" function attribute (the rule table's entry)
+
+The registration globals stay in the module: they are defined data, so the
+program links, and they keep the registered functions alive until AD.
+Keeping `f` from being inlined before AD is the driver's job
+(`functions_to_keep` lists what it must mark `noinline`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from enzc.ir.metadata import MDTuple, MDValue, MDRef
+from enzc.ir.module import Alias, Function, GlobalVariable, Module
+from enzc.ir.values import ConstantAggregate, ConstantExpr, ConstantString, GlobalValue, Value
+
+from enzc.ad.globals_shadow import INACTIVE_KIND
+
+REGISTER_GRADIENT = "__enzyme_register_gradient"
+INACTIVE_FN = "__enzyme_inactivefn"
+INACTIVE_GLOBAL = "__enzyme_inactive_global"
+FUNCTION_LIKE = "__enzyme_function_like"
+
+INACTIVE_ATTR = '"enzyme_inactive"'
+MATH_ATTR = '"enzyme_math"'
+AUGMENT_KIND = "enzyme_augment"
+GRADIENT_KIND = "enzyme_gradient"
+
+
+def apply_registrations(module: Module) -> None:
+    """Annotate the functions and globals the module's registration globals name."""
+    from enzc.ad.diagnostics import ad_error
+
+    for gv in list(module.globals.values()):
+        name = gv.name or ""
+        if not name.startswith("__enzyme_") or gv.initializer is None:
+            continue
+        items = _items(gv.initializer)
+        try:
+            if name.startswith(REGISTER_GRADIENT):
+                _register_gradient(module, name, items)
+            elif name.startswith(INACTIVE_FN):
+                for f in items:
+                    _add_attr(_function(f, name, "a function"), INACTIVE_ATTR)
+            elif name.startswith(INACTIVE_GLOBAL):
+                for g in items:
+                    _mark_inactive_global(module, _global(g, name))
+            elif name.startswith(FUNCTION_LIKE):
+                _function_like(name, items)
+        except ValueError as err:
+            raise ad_error(module, None, name, f"malformed registration '@{name}': {err}",
+                           _HINTS.get(_kind(name), "see the enzyme.h documentation")) from None
+
+
+_FUNCTION_REF = re.compile(r'\bptr\s+@("(?:[^"\\]|\\.)*"|[-\w$.]+)')
+
+
+def functions_to_keep(definitions: Iterable[tuple[str, str]]) -> list[str]:
+    """Functions that must still be calls when AD runs, from `(name, IR text)` of
+    the module's globals: the function of each custom gradient and function-like
+    registration and every inactive function (inlined, their bodies would be
+    differentiated). The driver marks them `noinline` before optimizing."""
+    out: list[str] = []
+    for name, text in definitions:
+        if not name.startswith((REGISTER_GRADIENT, INACTIVE_FN, FUNCTION_LIKE)):
+            continue
+        _, _, init = text.partition("=")
+        refs = [r.strip('"') for r in _FUNCTION_REF.findall(init)]
+        out += refs if name.startswith(INACTIVE_FN) else refs[:1]
+    return out
+
+
+_HINTS = {
+    REGISTER_GRADIENT: "write void *__enzyme_register_gradient_NAME[3] = {(void *)f, (void *)aug_f, (void *)rev_f};",
+    INACTIVE_FN: "write void *__enzyme_inactivefn[] = {(void *)f, ...};",
+    INACTIVE_GLOBAL: "write void *__enzyme_inactive_global_NAME = (void *)&the_global;",
+    FUNCTION_LIKE: 'write void *__enzyme_function_like[2] = {(void *)f, (void *)"log1p"};',
+}
+
+
+def _kind(name: str) -> str:
+    return next((k for k in _HINTS if name.startswith(k)), "")
+
+
+def _items(init: Value) -> list[Value]:
+    if isinstance(init, ConstantAggregate):
+        return list(init.elements)
+    return [init]
+
+
+def _strip(v: Value) -> Value:
+    """Through casts and aliases to the function or global meant."""
+    for _ in range(8):
+        match v:
+            case Alias(target=t):
+                v = t
+            case ConstantExpr(opcode="bitcast" | "addrspacecast", operands=[inner, *_]):
+                v = inner
+            case _:
+                return v
+    return v
+
+
+def _function(v: Value, reg: str, what: str) -> Function:
+    f = _strip(v)
+    if not isinstance(f, Function):
+        raise ValueError(f"expected {what}, found {_describe(v)}")
+    return f
+
+
+def _global(v: Value, reg: str) -> GlobalVariable:
+    g = _strip(v)
+    if not isinstance(g, GlobalVariable):
+        raise ValueError(f"expected the address of a global variable, found {_describe(v)}")
+    return g
+
+
+def _describe(v: Value) -> str:
+    try:
+        return v.ref()
+    except ValueError:
+        return f"a value of type {v.type}"
+
+
+def _add_attr(fn: Function, attr: str) -> None:
+    if attr not in fn.fn_attrs:
+        fn.fn_attrs = (*fn.fn_attrs, attr)
+
+
+def _node(module: Module, values: list[GlobalValue]) -> MDRef:
+    return MDRef(module.add_metadata(MDTuple([MDValue(v) for v in values])))
+
+
+def _register_gradient(module: Module, name: str, items: list[Value]) -> None:
+    if len(items) != 3:
+        raise ValueError(f"expected 3 functions {{f, augmented f, reverse f}}, found {len(items)} entries")
+    f = _function(items[0], name, "the function as first entry")
+    aug = _function(items[1], name, "the augmented forward function as second entry")
+    rev = _function(items[2], name, "the reverse function as third entry")
+    f.metadata[AUGMENT_KIND] = _node(module, [aug])
+    f.metadata[GRADIENT_KIND] = _node(module, [rev])
+
+
+def _mark_inactive_global(module: Module, g: GlobalVariable) -> None:
+    if INACTIVE_KIND not in g.metadata:
+        g.metadata[INACTIVE_KIND] = MDRef(module.add_metadata(MDTuple([])))
+
+
+def _function_like(name: str, items: list[Value]) -> None:
+    if len(items) != 2:
+        raise ValueError(f"expected {{function, \"name\"}}, found {len(items)} entries")
+    f = _function(items[0], name, "a function as first entry")
+    like = _c_string(_strip(items[1]))
+    if like is None:
+        raise ValueError("the second entry must be a string literal naming a known function")
+    _add_attr(f, f'{MATH_ATTR}="{like}"')
+
+
+def _c_string(v: Value) -> str | None:
+    """The text of a string literal global (`@.str = ... c"log1p\\00"`)."""
+    if isinstance(v, GlobalVariable) and isinstance(v.initializer, ConstantString):
+        return v.initializer.data.split(b"\0", 1)[0].decode("utf-8", "replace")
+    return None
+
+
+def math_name(fn: Function | None) -> str | None:
+    """The known function `fn` behaves like (`__enzyme_function_like`), if any."""
+    if fn is None:
+        return None
+    prefix = MATH_ATTR + "="
+    for a in fn.fn_attrs:
+        if a.startswith(prefix):
+            return a[len(prefix):].strip('"')
+    return None
+
+
+def is_inactive_function(fn: Function | None) -> bool:
+    return fn is not None and INACTIVE_ATTR in fn.fn_attrs
+
+
+def has_custom_gradient(fn: Function | None) -> bool:
+    return fn is not None and GRADIENT_KIND in fn.metadata
