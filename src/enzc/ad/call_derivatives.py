@@ -20,17 +20,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder
-from enzc.ir.instructions import CallBase
+from enzc.ir.instructions import Call, CallBase
 from enzc.ir.module import Function
-from enzc.ir.types import VOID, PointerType
-from enzc.ir.values import Value
+from enzc.ir.types import PTR, VOID, FunctionType, PointerType
+from enzc.ir.values import InlineAsm, Value
 
 from enzc.ad.calls import CallKind, classify
+from enzc.ad.fnptr import PAIR
 from enzc.ad.rules import rule_for
 
 if TYPE_CHECKING:
     from enzc.ad.gradient_utils import GradientUtils
-    from enzc.ad.split_mode import SplitDerivative
     from enzc.ad.synthesis import Signature
 
 HINT = ("let the optimizer inline it (static inline / always_inline), provide a custom derivative "
@@ -41,7 +41,11 @@ HINT = ("let the optimizer inline it (static inline / always_inline), provide a 
 class CallRecord:
     """What the reverse pass needs about one active call to a defined function."""
 
-    split: SplitDerivative
+    signature: Signature
+    reverse: Value
+    """The reverse function, or (indirect calls) the forward value of the callee's
+    shadow pair, whose second field is the reverse function."""
+    reverse_type: FunctionType
     tape: Value
     """Forward value (of the derivative being built) holding the callee's tape."""
 
@@ -75,39 +79,87 @@ def forward_call(gu: GradientUtils, call: CallBase) -> None:
     """Replace the forward clone of active `call` by a call of the augmented forward."""
     if not gu.activity.is_active_instruction(call) or gu.derivatives is None:
         return
+    if call.called_function is None and not isinstance(call.callee, InlineAsm):
+        _forward_indirect(gu, call)
+        return
     fn = differentiable_callee(call)
     if fn is None:
         return  # libraries and unknown callees: the reverse visitor decides (or rejects)
     if fn.function_type.vararg:
         raise gu.error(call, f"cannot differentiate a call to the variadic function '{fn.name}'",
                        HINT.format(name=fn.name))
-    if isinstance(call.type, PointerType) and gu.activity.has_shadow(call):
-        raise gu.error(call, f"the call to '{fn.name}' returns a pointer into active memory "
-                             "(shadow returns are not supported yet)", HINT.format(name=fn.name))
+    _check_shadow_return(gu, call, f"'{fn.name}'")
     sig = callee_signature(gu, call)
     split = gu.derivatives.split(fn, sig)
+    b = _builder_at(gu, call)
+    result = b.call(split.augmented, _forward_args(gu, call, sig), f"{gu.label(call)}.aug")
+    _finish_forward(gu, call, result, CallRecord(sig, split.reverse, split.reverse.function_type, result))
+
+
+def _forward_indirect(gu: GradientUtils, call: CallBase) -> None:
+    """Through a function pointer: call the augmented function of its shadow pair."""
+    from enzc.ad.fnptr import candidates, shadow_of_pointer
+    from enzc.ad.split_mode import augmented_type, reverse_type
+
+    _check_shadow_return(gu, call, "an indirect callee")
+    sig = callee_signature(gu, call)
+    assert gu.derivatives is not None
+    targets = [(fn, gu.derivatives.split(fn, sig)) for fn in candidates(gu.module, call)]
+    if not targets:
+        raise gu.error(call, "cannot differentiate an indirect call: no function of its type has its "
+                             "address taken in the program", "call the function directly")
+    b = _builder_at(gu, call)
+    pair = shadow_of_pointer(gu, b, gu.new_value(call.callee), targets, sig)
+    pair.name = gu.label(call) + ".fn.shadow"
+    probe = targets[0][0]
+    aug_t, rev_t = augmented_type(probe, sig), reverse_type(probe, sig)
+    aug = b.load(PTR, pair, "fn.aug")
+    result = b.call(aug, _forward_args(gu, call, sig), f"{gu.label(call)}.aug", fn_type=aug_t)
+    _finish_forward(gu, call, result, CallRecord(sig, pair, rev_t, result))
+
+
+def _builder_at(gu: GradientUtils, call: CallBase) -> IRBuilder:
     nc = gu.new_value(call)
-    assert isinstance(nc, CallBase)
+    if not isinstance(nc, Call):
+        raise gu.error(call, "cannot differentiate an invoke of a function (C++ exceptions)",
+                       "compile with -fno-exceptions")
     b = IRBuilder()
     b.position_before(nc)
+    return b
+
+
+def _forward_args(gu: GradientUtils, call: CallBase, sig: Signature) -> list[Value]:
     args: list[Value] = []
     for a, cls in zip(call.args, sig.args):
         args.append(gu.new_value(a))
         if cls.has_shadow:
             args.append(gu.shadow(a))
+    return args
+
+
+def _finish_forward(gu: GradientUtils, call: CallBase, result: Value, rec: CallRecord) -> None:
+    """Replace the primal call by the augmented one's result; keep its tape."""
+    nc = gu.new_value(call)
+    b = IRBuilder()
+    b.position_after(result)  # type: ignore[arg-type]
     label = gu.label(call)
-    result = b.call(split.augmented, args, f"{label}.aug")
     if call.type == VOID:
-        tape = result
+        rec.tape = result
     else:
-        tape = b.extract_value(result, 0, f"{label}.tape")
+        rec.tape = b.extract_value(result, 0, f"{label}.tape")
         primal = b.extract_value(result, 1, label if call.name is None else "")
         nc.replace_all_uses_with(primal)
         result = primal
     gu.value_map[call] = result
     gu.original_of[result] = call
     nc.erase()
-    gu.call_records[call] = CallRecord(split, tape)
+    gu.call_records[call] = rec
+
+
+def _check_shadow_return(gu: GradientUtils, call: CallBase, shown: str) -> None:
+    if isinstance(call.type, PointerType) and gu.activity.has_shadow(call):
+        raise gu.error(call, f"the call to {shown} returns a pointer into active memory "
+                             "(shadow returns are not supported yet)", HINT.format(name=shown.strip("'")))
 
 
 def reverse_call(gu: GradientUtils, call: CallBase) -> bool:
@@ -118,7 +170,7 @@ def reverse_call(gu: GradientUtils, call: CallBase) -> bool:
         return False
     from enzc.ad.activity import ArgActivity
 
-    sig = rec.split.signature
+    sig = rec.signature
     b = gu.b
     args: list[Value] = []
     for a, cls in zip(call.args, sig.args):
@@ -128,7 +180,10 @@ def reverse_call(gu: GradientUtils, call: CallBase) -> bool:
     if sig.active_return:
         args.append(gu.take_adjoint(call))
     args.append(gu.lookup(rec.tape))
-    res = b.call(rec.split.reverse, args, "" if rec.split.reverse.function_type.ret == VOID else "d.call")
+    callee = rec.reverse
+    if not isinstance(callee, Function):
+        callee = b.load(PTR, b.gep(PAIR, gu.lookup(callee), [0, 1], "fn.rev.addr"), "fn.rev")
+    res = b.call(callee, args, "" if rec.reverse_type.ret == VOID else "d.call", fn_type=rec.reverse_type)
     outs = [a for a, cls in zip(call.args, sig.args) if cls is ArgActivity.OUT]
     if len(outs) == 1:
         gu.add_adjoint(outs[0], res)
