@@ -23,6 +23,7 @@ instead of silently producing a zero derivative.
 from __future__ import annotations
 
 import re
+import weakref
 from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
@@ -42,14 +43,15 @@ PAIR = StructType((PTR, PTR))
 
 _DERIVED_PREFIXES = ("diffe_", "split_", "augmented_", "reverse_", "__enzc_")
 
-_address_taken: dict[int, set[str]] = {}
+_address_taken: dict[int, tuple[weakref.ref, set[str]]] = {}
+"""Per module (checked by a weak reference, ids are reused): the names found."""
 
 
 def address_taken(module: Module) -> set[str]:
     """Names of functions referenced other than as a direct callee (computed once)."""
     got = _address_taken.get(id(module))
-    if got is not None:
-        return got
+    if got is not None and got[0]() is module:
+        return got[1]
     texts: list[str] = []
     for gv in module.globals.values():
         if gv.initializer is not None:
@@ -67,7 +69,7 @@ def address_taken(module: Module) -> set[str]:
         ref = m.group(1) or m.group(2)
         if ref in names:
             found.add(ref)
-    _address_taken[id(module)] = found
+    _address_taken[id(module)] = (weakref.ref(module), found)
     return found
 
 
