@@ -27,14 +27,8 @@ XFAIL: dict[str, str] = {
     "custom/inactivefn": PARSER,
     "custom/register_scalar": PARSER,
     "custom/register_tape": PARSER,
-    "cxx/virtual_methods": INDIRECT,
     "globals/global_shadow": "AD: !enzyme_shadow not honoured yet ('state' has no shadow)",
     "globals/inactive_global": "AD: __enzyme_inactive_global_* not honoured yet",
-    "kernels/cholesky_inplace": NOINLINE,
-    "kernels/logsumexp_gmm": NOINLINE,
-    "kernels/lstm_cell": NOINLINE,
-    "kernels/matmul_noinline": NOINLINE,
-    "kernels/sorting_network": NOINLINE,
 }
 
 
