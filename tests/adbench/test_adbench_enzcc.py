@@ -17,25 +17,11 @@ from benchmarks.adbench.tools import Build, build
 
 _builds: dict[tuple[str, str], Build] = {}
 
-HEAP = "needs shadows of heap memory (issue 4/5)"
-CALLS = "needs calls to non-inlined functions (issue 4/5)"
-# What enzcc cannot differentiate yet, with the reason its error gives.  These
-# are strict: the day one passes it fails as XPASS, and its entry must go.
-EXPECTED_FAILURES = {
-    ("gmm", "enzcc"): HEAP,
-    ("gmm", "enzcc-ref"): HEAP,
-    ("ba", "enzcc-ref"): CALLS,
-    ("lstm", "enzcc"): HEAP,
-    ("lstm", "enzcc-ref"): HEAP,
-    ("ode-euler", "enzcc"): HEAP,
-    ("ode-euler", "enzcc-ref"): CALLS,
-    ("ode-rk4", "enzcc"): HEAP,
-    ("ode-rk4", "enzcc-ref"): CALLS,
-    ("fft", "enzcc"): "needs calls to non-inlined (recursive) functions (issue 4/5)",
-    ("fft", "enzcc-ref"): CALLS,
-    ("bruss", "enzcc"): HEAP,
-    ("bruss", "enzcc-ref"): HEAP,
-}
+# What enzcc cannot differentiate yet, as {(benchmark, tool): the reason its
+# error gives}.  These are strict xfails: the day one passes it fails as XPASS,
+# and its entry must go.  Empty since the engine handles heap memory, calls,
+# recursion and function pointers: every benchmark passes in both pipelines.
+EXPECTED_FAILURES: dict[tuple[str, str], str] = {}
 
 
 def _cases() -> list:
