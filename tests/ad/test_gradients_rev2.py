@@ -15,21 +15,7 @@ PROGRAMS = discover("rev2")
 
 # Program name (or "name[config]") -> why it fails today. Strict: remove an entry as
 # soon as its program passes.
-# Causes shared by several programs (first line of the enzcc error).
-NOINLINE = "AD: call to non-inlined function ... is not supported yet"
-INDIRECT = "AD: cannot differentiate an indirect call that may be active"
-PARSER = "enzcc internal error: ValueError: no callback for grammar rule 'callee'"
-
-XFAIL: dict[str, str] = {
-    "custom/add2_metadata": "AD: !enzyme_augment/!enzyme_gradient not honoured yet "
-                            "(cannot differentiate call to external function 'add2')",
-    "custom/function_like": PARSER,
-    "custom/inactivefn": PARSER,
-    "custom/register_scalar": PARSER,
-    "custom/register_tape": PARSER,
-    "globals/global_shadow": "AD: !enzyme_shadow not honoured yet ('state' has no shadow)",
-    "globals/inactive_global": "AD: __enzyme_inactive_global_* not honoured yet",
-}
+XFAIL: dict[str, str] = {}
 
 
 def test_enough_programs() -> None:
