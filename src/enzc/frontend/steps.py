@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar
 
+from enzc.frontend import preserve
 from enzc.frontend.args import Input, InputKind
 from enzc.frontend.deps import DepFile
 from enzc.frontend.runner import Result, ToolFailed
@@ -44,7 +45,13 @@ def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
         argv = [session.compiler, *macros, *session.common_flags(), *session.include_flags(),
                 *inv.frontend_flags, *color, *level, "-emit-llvm", "-c",
                 *lang_flags(inp), inp.path, "-o", bitcode, *(dep.flags if dep else [])]
-    return session.runner.run(argv, capture=capture)
+    result = session.runner.run(argv, capture=capture)
+    if result.returncode == 0 and not inv.enzc.ad_before_opt and preserve.registers_functions(bitcode):
+        # Registered derivatives: redo the unit so their functions survive inlining.
+        result = session.runner.run([*argv, *preserve.UNOPTIMIZED], capture=capture)
+        if result.returncode == 0:
+            preserve.optimize_keeping_registered(bitcode, inp.path)
+    return result
 
 
 def codegen(session: Session, module: str, out: str, assembly: bool,
