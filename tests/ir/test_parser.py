@@ -646,14 +646,15 @@ def test_llvm_accepts_these_too() -> None:
 def test_layouts_llvm_does_not_print() -> None:
     """One-line functions, a body starting on the header line, an unlabeled block
     after a terminator (it takes the next number, which a branch may already use),
-    numbers with leading zeros, a type glued to the next word."""
+    numbers with leading zeros, a type glued to the next word, line breaks inside
+    a global's suffix."""
     text = (
         "define void @f() { ret void }\n"
         "define i32 @g(i1 %c) {  br i1 %c, label %1, label %2\n"
         "  ret i32 1\n"
         "2:\n  ret i32 2\n}\n"
-        "@h = global { i32 } { i32 7 }\n"
-        "define i64 @k(i64noundef %0) {\n  %02 = add i64 %00, 1\n  ret i64 %2\n}\n"
+        "@h = global { i32 } { i32 7 },\nalign 4, !x\n  !0\n"
+        "define i64 @k(i64noundef %0) {\n  %02 = add i64 %00, 1\n  ret i64 %2\n}\n!0 = !{}\n"
     )
     m = parse_module(text, lazy=False)
     assert [len(f.blocks) for f in m.functions.values()] == [1, 3, 1]
@@ -661,5 +662,5 @@ def test_layouts_llvm_does_not_print() -> None:
     g = m.functions["g"]
     assert g.blocks[0].instructions[0].successors == [g.blocks[1], g.blocks[2]]
     out = print_module(m)
-    assert "define void @f() {\n  ret void\n}\n" in out and "@h = global { i32 } { i32 7 }" in out
+    assert "define void @f() {\n  ret void\n}\n" in out and "@h = global { i32 } { i32 7 }, align 4, !x !0" in out
     assemble(out)

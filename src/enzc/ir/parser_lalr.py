@@ -85,8 +85,8 @@ _FAMILIES = [
     ("CSTR", r'c"[^"]*"|[us]0x[0-9A-Fa-f]+'),
     ("WORD", r"[a-zA-Z_][a-zA-Z0-9_]*(?:" + _PARENS + r")?"),
     ("NUM", r"0x[KLMHR]?[0-9A-Fa-f]+|-?[0-9]+(?:\.[0-9]*(?:[eE][-+]?[0-9]+)?)?"),
-    ("COMMA", r",[ \t]*(?:align(?![-\w.$])|addrspace(?=\()"
-              r"|![-a-zA-Z$._\\][-a-zA-Z$._0-9\\]*(?![-a-zA-Z$._0-9\\(])(?:[ \t]+![0-9]+(?![0-9]))?)|,"),
+    ("COMMA", r",\s*(?:align(?![-\w.$])|addrspace(?=\()"
+              r"|![-a-zA-Z$._\\][-a-zA-Z$._0-9\\]*(?![-a-zA-Z$._0-9\\(])(?:\s+![0-9]+(?![0-9]))?)|,"),
     ("PUNCT", r"[(){}\[\]<>=*]"),
     ("BANG", r'!(?:[0-9]+|"[^"]*"|\{|DIArgList\(|[A-Za-z]+' + _PARENS + r"|[-a-zA-Z$._\\][-a-zA-Z$._0-9\\]*)"),
     ("STR", r'"[^"]*"(?:="[^"]*")?'),
@@ -186,7 +186,7 @@ class Lexer:
                 else:
                     rest = s[1:].lstrip()
                     if rest[0] == "!":
-                        kind = "ATTACH_REF" if " !" in rest or "\t!" in rest else "ATTACH"
+                        kind = "ATTACH_REF" if rest.count("!") == 2 else "ATTACH"
                     else:
                         kind = "COMMA_ALIGN" if rest == "align" else "COMMA_ADDRSPACE"
                     yield kind, s, m.start(fam)
