@@ -20,7 +20,9 @@ Errors come out as `SyntaxProblem(offset, message)`; parser.py turns offsets int
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -29,6 +31,21 @@ from lark.lexer import PatternRE, PatternStr
 from lark.parsers.lalr_analysis import Shift
 
 GRAMMAR_PATH = Path(__file__).with_name("llvm.lark")
+
+
+def _table_cache() -> str | bool:
+    """Where lark keeps the grammar's LALR tables between runs.
+
+    The user's cache directory, not lark's default in TMPDIR: enzcc promises to leave
+    nothing in TMPDIR. Lark checks the grammar's hash in the file and rebuilds a stale
+    or damaged one; False (no cache) when the directory cannot be made.
+    """
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "enzc"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return str(base / f"lark-tables-{lark.__version__}-py{sys.version_info[0]}{sys.version_info[1]}.pickle")
 
 _WORD_SET = re.compile(r"\(\?:([A-Za-z0-9_|]+)\)\Z")
 """A keyword-set terminal: lark spells `"a" | "b"` as `(?:a|b)`."""
@@ -292,7 +309,7 @@ class Engine:
     def __init__(self, transformer: Any, starts: list[str], grammar_path: Path = GRAMMAR_PATH) -> None:
         parser = lark.Lark(
             grammar_path.read_text(), parser="lalr", lexer=_NoLexer, start=starts,
-            maybe_placeholders=True, cache=True,
+            maybe_placeholders=True, cache=_table_cache(),
         )
         table = parser.parser.parser.parser.parse_table  # lark's LALR analysis of the grammar
         self.lexer = Lexer(parser.terminals)
