@@ -72,7 +72,22 @@ def callee_signature(gu: GradientUtils, call: CallBase) -> Signature:
             args.append(ArgActivity.OUT)
         else:
             args.append(ArgActivity.CONST)
-    return Signature(tuple(args), gu.has_adjoint(call))
+    return Signature(tuple(args), gu.has_adjoint(call), _stable_args(gu, call))
+
+
+def _stable_args(gu: GradientUtils, call: CallBase) -> frozenset[int]:
+    """Pointer arguments into memory the caller never writes and that outlives the
+    callee's reverse (Enzyme's "uncacheable arguments", inverted): the callee's
+    reverse may reload through them instead of caching."""
+    from enzc.ad.gradient_utils import underlying_object
+
+    out = []
+    for i, a in enumerate(call.args):
+        if isinstance(a.type, PointerType):
+            target = underlying_object(a)
+            if gu.outlives_caller_writes(target) and gu.never_written(target):
+                out.append(i)
+    return frozenset(out)
 
 
 def forward_call(gu: GradientUtils, call: CallBase) -> None:

@@ -127,6 +127,8 @@ class GradientUtils:
         """Split mode: the forward and reverse run in separate functions, so memory
         outside this function's own stack may change between them."""
         self.call_records: dict[Value, CallRecord] = {}
+        self.stable_args: frozenset[int] = frozenset()
+        """Split mode: argument indices whose memory stays unchanged until the reverse."""
         """Active calls to defined functions: their derived pair and forward tape."""
         self._types: TypeResults | None = None
         self.custom_tapes: dict[Value, Value | None] = {}
@@ -502,12 +504,24 @@ class GradientUtils:
     # -- memory facts ----------------------------------------------------------------------
     def _memory_unchanged(self, load: Load) -> bool:
         """No instruction of the original may write the memory `load` reads."""
+        target = underlying_object(load.ptr)
+        if self.split and not self.outlives_caller_writes(target):
+            return False  # the caller may overwrite it before the reverse function runs
+        return self.never_written(target)
+
+    def never_written(self, target: Value) -> bool:
+        """No instruction of the original may write allocation `target`."""
         if self._written is None:
             self._written = self._collect_writes()
-        target = underlying_object(load.ptr)
-        if self.split and not isinstance(target, Alloca):
-            return False  # the caller may overwrite it before the reverse function runs
         return all(not may_alias(target, w) for w in self._written)
+
+    def outlives_caller_writes(self, target: Value) -> bool:
+        """Whether memory `target` stays as this function left it until its reverse
+        pass runs: always in combined mode; in split mode for its own stack and for
+        arguments the caller declared stable."""
+        if not self.split or isinstance(target, Alloca):
+            return True
+        return isinstance(target, Argument) and target.index in self.stable_args
 
     def _collect_writes(self) -> list[Value]:
         """Underlying objects written anywhere in the original (None entries: unknown)."""

@@ -39,6 +39,7 @@ from enzc.ad.activity import Activity, ArgActivity, analyze
 from enzc.ad.custom import forward_custom_calls
 from enzc.ad.call_derivatives import forward_call
 from enzc.ad.gradient_utils import GradientUtils
+from enzc.ad.intfloat import retype_integer_moves
 from enzc.ad.loops import IrreducibleError
 from enzc.ad.preprocess import prepare
 from enzc.ad.reverse import check_store_forward, fwd, reverse_instruction
@@ -53,6 +54,9 @@ class Signature:
 
     args: tuple[ArgActivity, ...]
     active_return: bool
+    stable: frozenset[int] = frozenset()
+    """Split mode: pointer arguments whose memory nobody writes between the
+    augmented and the reverse call (the reverse may reload through them)."""
 
     def text(self) -> str:
         ret = "active" if self.active_return else "inactive"
@@ -144,6 +148,8 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
         raise ad_error(module, None, fn.name or "?", f"{e}: the reverse pass needs structured loops",
                        "rewrite the loop without goto into its body") from None
     activity = analyze(original, sig.args, sig.active_return, module)
+    activity = retype_integer_moves(module, layout, original, activity,
+                                    lambda: analyze(original, sig.args, sig.active_return, module))
     g = module.add_function(f"{'split' if split else 'diffe'}_{fn.name}", gradient_type(fn, sig, split))
     g.linkage.words = ["internal"]
     value_map: dict[Value, Value] = {}
@@ -164,6 +170,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     gu.shadows.update(shadow_args)
     gu.derivatives = derivatives
     gu.split = split
+    gu.stable_args = sig.stable
     gu.setup_loops()
     forward_custom_calls(gu)
     for inst in original.instructions():
