@@ -77,7 +77,7 @@ class InstructionCallbacks(ValueCallbacks):
             raise BuildError(tok.pos, f"instructions returning void cannot have a name ('%{name}')")
         if name in self.locals:
             raise BuildError(tok.pos, f"multiple definition of local value named '{name}'")
-        self._number(name, tok)
+        self._number(name, tok.pos)
         if not name.isdigit():
             value.name = name
         fwd = self.forward.pop(name, None)

@@ -328,7 +328,7 @@ class Engine:
             if callable(getattr(transformer, n, None))
         }
         # How a shifted token is pushed: None (no rule keeps it: punctuation, most
-        # keywords), True (as a Tok), or the terminal callback applied to the Tok.
+        # keywords), True (as a Tok), or the terminal callback's result on (text, offset).
         kept = {sym.name for rule in parser.rules for sym in rule.expansion if sym.is_term and not sym.filter_out}
         push_mode = {n: token_callbacks.get(n, True) for n in kept | set(token_callbacks)}
 
@@ -398,11 +398,13 @@ class Engine:
                     push_state(state)
                     if mode is None:
                         push_value(None)
-                    else:
+                    elif mode is True:
                         tok = Tok(value)
                         tok.type = ttype
                         tok.pos = pos
-                        push_value(tok if mode is True else mode(tok))
+                        push_value(tok)
+                    else:
+                        push_value(mode(value, pos))
                     for reducer in chain:
                         value_stack[-1] = reducer([value_stack[-1]])
                     break

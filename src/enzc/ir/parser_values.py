@@ -232,60 +232,61 @@ class ValueCallbacks:
         return sys.intern(_slot_key(unquote_name(tok)))
 
     # ------------------------------------------------------------------ terminals (on shift)
-    def INTTYPE(self, tok: Tok) -> IntType:
-        t = self._int_types.get(tok)
+    # Terminal callbacks get the token's text and offset (no Tok is made for them).
+    def INTTYPE(self, text: str, pos: int) -> IntType:
+        t = self._int_types.get(text)
         if t is None:
-            bits = int(tok[1:])
+            bits = int(text[1:])
             if not 1 <= bits <= 2**23:
-                raise BuildError(tok.pos, f"invalid integer width {bits}")
-            t = self._int_types[tok] = IntType(bits)
+                raise BuildError(pos, f"invalid integer width {bits}")
+            t = self._int_types[text] = IntType(bits)
         return t
 
-    def FLOATTY(self, tok: Tok) -> FloatType:
-        t = self._float_types.get(tok)
+    def FLOATTY(self, text: str, pos: int) -> FloatType:
+        t = self._float_types.get(text)
         if t is None:
-            t = self._float_types[tok] = FloatType(str(tok))
+            t = self._float_types[text] = FloatType(text)
         return t
 
-    def PTR(self, tok: Tok) -> Type:
+    def PTR(self, text: str, pos: int) -> Type:
         return PTR
 
-    def VOID(self, tok: Tok) -> Type:
+    def VOID(self, text: str, pos: int) -> Type:
         return VOID
 
-    def LABEL(self, tok: Tok) -> Type:
+    def LABEL(self, text: str, pos: int) -> Type:
         return LABEL
 
-    def TOKEN(self, tok: Tok) -> Type:
+    def TOKEN(self, text: str, pos: int) -> Type:
         return TOKEN
 
-    def X86_AMX(self, tok: Tok) -> Type:
+    def X86_AMX(self, text: str, pos: int) -> Type:
         return X86AMXType()
 
-    def METADATA(self, tok: Tok) -> Type:
+    def METADATA(self, text: str, pos: int) -> Type:
         return METADATA
 
-    def MDREF(self, tok: Tok) -> Metadata:
-        return MDRef(tok[1:])
+    def MDREF(self, text: str, pos: int) -> Metadata:
+        return MDRef(text[1:])
 
-    def MDSTRING(self, tok: Tok) -> Metadata:
-        return MDString(unescape(tok[2:-1]))
+    def MDSTRING(self, text: str, pos: int) -> Metadata:
+        return MDString(unescape(text[2:-1]))
 
-    def MDSPECIAL(self, tok: Tok) -> Metadata:
+    def MDSPECIAL(self, text: str, pos: int) -> Metadata:
         try:
-            return parse_node(str(tok), resolve=self.mod.get_global)
+            return parse_node(text, resolve=self.mod.get_global)
         except MDSyntax as e:
-            raise BuildError(tok.pos + e.column - 1, e.message) from None
+            raise BuildError(pos + e.column - 1, e.message) from None
 
-    def LABEL_DEF(self, tok: Tok) -> None:
+    def LABEL_DEF(self, text: str, pos: int) -> None:
         """A block label starts a new block (runs when the label is shifted, in order)."""
         if self.fn is None:
-            raise BuildError(tok.pos, "label outside a function body")
-        text = tok[:-1]
+            raise BuildError(pos, "label outside a function body")
+        text = text[:-1]
         name = sys.intern(_slot_key(unescape(text[1:-1]).decode("utf-8", "surrogateescape") if text.startswith('"') else text))
         prev = self.block
         if prev is not None and prev.terminator is None:
-            raise BuildError(tok.pos, f"expected instruction opcode: block before label '{name}' has no terminator")
+            raise BuildError(pos, f"expected instruction opcode: block before label '{name}' has no terminator")
         if prev is not None and self.pending_records:
             prev.trailing_debug_records.extend(self.pending_records)
             self.pending_records = []
@@ -294,20 +295,20 @@ class ValueCallbacks:
             block = fwd[0]
         else:
             if name in self.locals or name in self.forward:
-                raise BuildError(tok.pos, f"redefinition of '%{name}'")
+                raise BuildError(pos, f"redefinition of '%{name}'")
             block = BasicBlock(None if name.isdigit() else name)
-        self._number(name, tok)
+        self._number(name, pos)
         self.locals[name] = block
         block.parent = self.fn
         self.blocks.append(block)
         self.block = block
 
-    def _number(self, name: str, tok: Tok) -> None:
+    def _number(self, name: str, pos: int) -> None:
         """Check and advance LLVM's numbering for a numbered definition."""
         if name.isdigit():
             n = int(name)
             if n < self.next_slot:
-                raise BuildError(tok.pos, f"value expected to be numbered '%{self.next_slot}' or greater")
+                raise BuildError(pos, f"value expected to be numbered '%{self.next_slot}' or greater")
             self.next_slot = n + 1
 
     # ------------------------------------------------------------------ types
