@@ -29,6 +29,8 @@ CASES = {
     "mystery_call": Case(DIAG / "mystery_call.c", ("mystery",)),
     "memcpy_unknown_type": Case(DIAG / "memcpy_unknown_type.c", ("memcpy", "type")),
     "global_no_shadow": Case(DIAG / "global_no_shadow.c", ("state", "shadow")),
+    "callee_writes_global": Case(DIAG / "callee_writes_global.c", ("saved", "shadow")),
+    "fnptr_external": Case(DIAG / "fnptr_external.c", ("indirect", "sin")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",
                                      ("last_input", "shadow"), ("-DNO_INACTIVE_MARK",)),

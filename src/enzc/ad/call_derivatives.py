@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from enzc.ad.gradient_utils import GradientUtils
     from enzc.ad.synthesis import Signature
 
+HINT_CUSTOM_ONLY = "provide a custom derivative (__enzyme_register_gradient_{name})"
 HINT = ("let the optimizer inline it (static inline / always_inline), provide a custom derivative "
         "(__enzyme_register_gradient_{name}) or mark it inactive (__enzyme_inactivefn)")
 
@@ -119,7 +120,13 @@ def _forward_indirect(gu: GradientUtils, call: CallBase) -> None:
     _check_shadow_return(gu, call, "an indirect callee")
     sig = callee_signature(gu, call)
     assert gu.derivatives is not None
-    targets = [(fn, gu.derivatives.split(fn, sig)) for fn in candidates(gu.module, call)]
+    defined, external = candidates(gu.module, call)
+    if external:
+        raise gu.error(call, f"an active indirect call may reach '{external[0].name}', which has no body "
+                             "in the program's bitcode to differentiate",
+                       f"call it through a small function defined in the program, or "
+                       + HINT_CUSTOM_ONLY.format(name=external[0].name))
+    targets = [(fn, gu.derivatives.split(fn, sig)) for fn in defined]
     if not targets:
         raise gu.error(call, "cannot differentiate an indirect call: no function of its type has its "
                              "address taken in the program", "call the function directly")

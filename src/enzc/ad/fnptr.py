@@ -5,7 +5,9 @@ The shadow of a function pointer `fp` is a pointer to a constant global pair
 differentiates whole programs (every translation unit is merged before AD), so
 the shadow is found by looking `fp` up among the module's *candidate* targets:
 defined functions of the call's type whose address is taken somewhere (any
-reference to `@f` that is not a direct call). At an active indirect call the
+reference to `@f` that is not a direct call); an address-taken declaration of
+the call's type (a library function without bitcode) is a compile-time error,
+since no derivative could be made for it. At an active indirect call the
 forward pass computes the pair from `fp` (a chain of compares and selects),
 calls the augmented function through it, and keeps the pair as a forward value;
 the reverse pass calls the reverse function through the looked-up pair. No
@@ -16,8 +18,8 @@ arguments all work alike.
 Every candidate is derived for the call site's own signature (which arguments
 carry shadows or adjoints, whether the result is active), so all pairs reached
 through one call share one type. A pointer that is none of the candidates
-(a function from a library without bitcode) ends the program with a message
-instead of silently producing a zero derivative.
+(one the merged module cannot see, e.g. from a shared library's callback) ends
+the program with a message instead of silently producing a zero derivative.
 """
 
 from __future__ import annotations
@@ -82,19 +84,18 @@ def _body(fn: Function) -> str:
     return text.split("\n", 1)[1] if "\n" in text else ""  # the header names fn itself
 
 
-def candidates(module: Module, call: CallBase) -> list[Function]:
-    """Defined functions an indirect `call` may reach, by type and address taken."""
+def candidates(module: Module, call: CallBase) -> tuple[list[Function], list[Function]]:
+    """Functions an indirect `call` may reach, by type and address taken: those
+    with a body (derivable) and declarations (no body to differentiate)."""
     ftype = call.function_type
-    taken = address_taken(module)
-    out = []
-    for name in sorted(taken):
+    defined: list[Function] = []
+    external: list[Function] = []
+    for name in sorted(address_taken(module)):
         fn = module.functions[name]
-        if fn.is_declaration or fn.function_type.vararg:
+        if fn.function_type.vararg or (fn.function_type.ret, fn.function_type.params) != (ftype.ret, ftype.params):
             continue
-        if (fn.function_type.ret, fn.function_type.params) != (ftype.ret, ftype.params):
-            continue
-        out.append(fn)
-    return out
+        (external if fn.is_declaration else defined).append(fn)
+    return defined, external
 
 
 def pair_global(module: Module, split: SplitDerivative) -> GlobalVariable:

@@ -1,0 +1,23 @@
+// Diagnostic: an active indirect call through a table that also holds a libm
+// function (no body in the program's bitcode): a compile-time error naming it,
+// rather than a derivative that would be missing whenever the pointer is `sin`.
+#include <math.h>
+#include <stdio.h>
+
+extern int enzyme_dup, enzyme_const;
+double __enzyme_autodiff(void *, ...);
+
+typedef double (*unary)(double);
+static double sq(double x) { return x * x; }
+static unary const ops[2] = {sq, sin};
+
+double apply(const double *x, int c) {
+    return ops[c](x[0]); /* DIAG-LINE */
+}
+
+int main(void) {
+    double x[1] = {0.3}, dx[1] = {0};
+    __enzyme_autodiff((void *)apply, enzyme_dup, x, dx, enzyme_const, 1);
+    printf("%g\n", dx[0]);
+    return 0;
+}
