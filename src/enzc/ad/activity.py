@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from enzc.ir.instructions import (
-    Alloca,
     AtomicRMW,
     CmpXchg,
     BinaryOp,

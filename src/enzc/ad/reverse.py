@@ -12,15 +12,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
-from enzc.ir.instructions import (
-    Alloca,
-    CallBase,
-    Cast,
-    Instruction,
-    Load,
-    Store,
-)
+from enzc.ir.builder import IRBuilder, get_or_insert_function
+from enzc.ir.instructions import CallBase, Instruction, Load, Store
 from enzc.ir.module import Function, GlobalVariable
 from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, IntType, PointerType, VectorType
 from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Value
@@ -28,7 +21,7 @@ from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, Const
 from enzc.ad.activity import carries_float
 from enzc.ad.call_derivatives import reverse_call
 from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
-from enzc.ad.gradient_utils import GradientUtils, float_leaves, underlying_object
+from enzc.ad.gradient_utils import GradientUtils, underlying_object
 from enzc.ad.custom import reverse_custom_call
 from enzc.ad.globals_shadow import base_global, is_inactive_global
 from enzc.ad.heap import reverse_allocation
@@ -271,20 +264,7 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
         raise gu.error(inst, "an active value is written to memory the AD cannot shadow "
                              "(not a local variable, heap block or enzyme_dup argument it can follow)",
                        "pass that memory as an argument with enzyme_dup, or keep the value local")
-    if isinstance(value.type, IntType) and value.type.bits >= 32 and _float_bits(gu, value):
-        raise gu.error(inst, "floating-point data may be copied through an integer type; "
-                             "its derivative cannot be tracked without type information",
-                       "copy the values as double/float (type analysis is not available yet)")
-
-
-def _float_bits(gu: GradientUtils, v: Value) -> bool:
-    """Whether integer `v` may carry the bits of active floating data."""
-    match v:
-        case Load():
-            return gu.activity.has_shadow(v.ptr)
-        case Cast() if v.opcode == "bitcast":
-            return v.operand(0) in gu.activity.varied
-    return False
+    # Integer stores of floating data were given their real type or rejected by `intfloat`.
 
 
 # -- calls ------------------------------------------------------------------------------------------

@@ -1,0 +1,181 @@
+"""Integer loads and stores that move floats or pointers (as optimized code does).
+
+LLVM turns small copies into integer moves: `memcpy(d, s, 8)` becomes
+`%v = load i64, ptr %s` / `store i64 %v, ptr %d`, whatever the bytes hold. Between
+memory with shadows the derivative must follow them, so before differentiating,
+such moves are given their real type from type analysis:
+
+    %v = load i64, ptr %s        ->  %v.f = load double, ptr %s
+                                     %v = bitcast double %v.f to i64
+    store i64 %v, ptr %d         ->  store double %v.f, ptr %d      (the bits of a load above)
+
+(`<2 x float>` for two floats, `ptr` with `ptrtoint`/`inttoptr` for pointers,
+whose shadows then move too). Bytes that hold integers stay as they are. A
+floating or unknown-typed integer value that reaches shadowed memory any other
+way (integer arithmetic, phis of bits) is a compile-time error naming it.
+"""
+
+from __future__ import annotations
+
+from enzc.ir.builder import IRBuilder
+from enzc.ir.datalayout import DataLayout
+from enzc.ir.instructions import BinaryOp, Cast, Freeze, Instruction, Load, Phi, Select, Store
+from enzc.ir.module import Function, Module
+from enzc.ir.types import PTR, FloatType, IntType, Type, VectorType
+from enzc.ir.values import Value
+
+from enzc.ad.activity import Activity
+from enzc.ad.type_analysis import TypeAnalysis, TypeResults
+from enzc.ad.typetree import BaseType, Kind
+
+_HINT = ("copy the values as double/float (not through integer types or unions) in the "
+         "differentiated code")
+
+
+def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activity: Activity,
+                         reanalyze) -> Activity:
+    """Rewrite integer moves of floats/pointers touching shadowed memory in `fn` (the
+    private copy being differentiated); returns the activity of the result
+    (`reanalyze()` recomputes it after a rewrite, which may shadow more memory)."""
+    from enzc.ad.diagnostics import ad_error
+
+    settled: set[int] = set()
+    """Moves found to hold integers (they stay)."""
+    while True:
+        candidates = [i for i in fn.instructions() if id(i) not in settled and _touches_shadow(i, activity)]
+        if not candidates:
+            _check_integer_pointers(module, fn, activity)
+            return activity
+        types = TypeAnalysis(module, layout).analyze(fn)
+        reals = [_real_type(types, inst if isinstance(inst, Load) else inst.value, layout)  # type: ignore[attr-defined]
+                 for inst in candidates]  # all before rewriting: the results describe these values
+        changed = False
+        for inst, real in zip(candidates, reals):
+            if isinstance(real, str) and isinstance(inst, Store) and _may_carry_active_bits(inst.value, activity):
+                raise ad_error(module, inst, fn.name or "?",
+                               f"cannot tell whether the {inst.value.type} stored here holds floating-point "
+                               f"data: {real}", _HINT)
+            if real is None or isinstance(real, str):
+                settled.add(id(inst))
+            elif isinstance(inst, Load):
+                _retype_load(inst, real)
+                changed = True
+            else:
+                _retype_store(inst, real)  # type: ignore[arg-type]
+                changed = True
+        if not changed:
+            _check_integer_pointers(module, fn, activity)
+            return activity
+        activity = reanalyze()
+
+
+def _check_integer_pointers(module: Module, fn: Function, activity: Activity) -> None:
+    """A pointer into shadowed memory rebuilt from an integer (`inttoptr` after
+    pointer arithmetic on integers) loses its shadow: an error, not a zero derivative."""
+    from enzc.ad.diagnostics import ad_error
+
+    for inst in fn.instructions():
+        if (isinstance(inst, Cast) and inst.opcode == "inttoptr" and not activity.has_shadow(inst)
+                and _may_carry_active_bits(inst.operand(0), activity, arithmetic=True)):
+            raise ad_error(module, inst, fn.name or "?",
+                           "a pointer into memory with a shadow is rebuilt from an integer (inttoptr); "
+                           "its shadow cannot be followed",
+                           "do the address arithmetic on pointers (p + i), not on integers (uintptr_t)")
+
+
+def _touches_shadow(inst: Instruction, activity: Activity) -> bool:
+    match inst:
+        case Load():
+            return _wide_int(inst.type) and activity.has_shadow(inst.ptr) and not inst.volatile
+        case Store():
+            return (_wide_int(inst.value.type) and not inst.volatile
+                    and (activity.has_shadow(inst.ptr) or _may_carry_active_bits(inst.value, activity)))
+    return False
+
+
+def _wide_int(t: Type) -> bool:
+    return isinstance(t, IntType) and t.bits >= 16 and t.bits % 8 == 0
+
+
+def _real_type(types: TypeResults, value: Value, layout: DataLayout) -> Type | str | None:
+    """The float/vector/pointer type an integer value really holds; None for
+    integers; a reason string when unknown or conflicting."""
+    t: BaseType = types.type_of(value)
+    bits = value.type.bits  # type: ignore[attr-defined]
+    match t.kind:
+        case Kind.FLOAT:
+            elem = FloatType(t.float_kind)  # type: ignore[arg-type]
+            width = layout.size_of(elem) * 8
+            if bits == width:
+                return elem
+            if bits % width == 0:
+                return VectorType(bits // width, elem)
+            return "its bytes split a floating-point value"
+        case Kind.POINTER:
+            return PTR if bits == layout.size_of(PTR) * 8 else None
+        case Kind.INTEGER | Kind.ANYTHING:
+            return None
+        case Kind.CONFLICT:
+            return "it is used as two different types"
+    return "nothing in the differentiated code says what its bytes are"
+
+
+def _retype_load(load: Load, real: Type) -> None:
+    b = IRBuilder()
+    b.position_before(load)
+    typed = b.load(real, load.ptr, (load.name or "v") + ".typed", align=load.align)
+    _copy_metadata(load, typed)
+    back = b.cast("ptrtoint" if real == PTR else "bitcast", typed, load.type, (load.name or "v") + ".bits")
+    load.replace_all_uses_with(back)
+    load.erase()
+
+
+def _retype_store(store: Store, real: Type) -> None:
+    value = store.value
+    b = IRBuilder()
+    b.position_before(store)
+    match value:
+        case Cast(opcode="bitcast" | "ptrtoint") if value.operand(0).type == real:
+            typed = value.operand(0)
+        case _:
+            typed = b.cast("inttoptr" if real == PTR else "bitcast", value, real, "v.typed")
+    new = b.store(typed, store.ptr, align=store.align)
+    _copy_metadata(store, new)
+    store.erase()
+
+
+def _copy_metadata(old: Instruction, new: Instruction) -> None:
+    """Keep the location; drop type-based alias tags (they named the integer type)."""
+    new.metadata = {k: m for k, m in old.metadata.items() if not k.startswith("tbaa")}
+
+
+def _may_carry_active_bits(v: Value, activity: Activity, arithmetic: bool = False) -> bool:
+    """Whether integer `v` may hold the bits of active floating data or of a
+    pointer into shadowed memory (with `arithmetic`, also after integer arithmetic)."""
+    seen: set[int] = set()
+    work = [v]
+    while work:
+        x = work.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        match x:
+            case Load():
+                if activity.has_shadow(x.ptr):
+                    return True
+            case Cast(opcode="bitcast"):
+                if x.operand(0) in activity.varied:
+                    return True
+                work.append(x.operand(0))
+            case Cast(opcode="ptrtoint"):
+                if activity.has_shadow(x.operand(0)):
+                    return True
+            case Phi():
+                work.extend(val for val, _ in x.incoming)
+            case Select():
+                work.extend((x.true_value, x.false_value))
+            case Freeze():
+                work.append(x.operand(0))
+            case BinaryOp() if arithmetic:
+                work.extend(x.operands)
+    return False
