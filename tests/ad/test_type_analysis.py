@@ -409,3 +409,23 @@ define i64 @f(ptr %u, double %x) {
     assert str(res.tree_of(value(f, "l"))) == "{[-1]:Conflict}"
     with pytest.raises(TypeConflictError):
         res.float_kind_at(f.args[0], 0, 8)
+
+
+def test_globals_and_constant_gep_expressions():
+    m = module_from_ir("""
+%struct.P = type { i64, double }
+@g = global %struct.P zeroinitializer
+@arr = global [4 x double] zeroinitializer
+define double @f(ptr %out) {
+  %x = load double, ptr getelementptr inbounds (%struct.P, ptr @g, i64 0, i32 1)
+  %y = load i64, ptr getelementptr inbounds (i8, ptr @arr, i64 16)
+  store i64 %y, ptr %out
+  ret double %x
+}
+""")
+    res, f = analyze(m, "f")
+    g, arr = m.globals["g"], m.globals["arr"]
+    assert str(res.tree_of(g)) == "{[-1]:Pointer, [-1,8]:Float@double}"
+    assert res.query_memory(arr, 0, 32) == DOUBLE                  # from its declared type
+    assert res.float_kind_of(value(f, "y")) == FloatType("double")  # through the expression
+    assert str(res.tree_of(f.args[0])) == "{[-1]:Pointer, [-1,0]:Float@double}"

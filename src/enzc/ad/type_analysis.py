@@ -32,7 +32,7 @@ from enzc.ir.values import Argument, ConstantExpr, ConstantInt, Value
 
 from enzc.ad.type_calls import is_defined
 from enzc.ad.type_errors import TypeConflictError, UnknownTypeError, describe_value
-from enzc.ad.type_offsets import TypeSeeds, multiple_of, parse_type_prefix
+from enzc.ad.type_offsets import TypeSeeds, multiple_of, parse_type_prefix, pointer_provenance
 from enzc.ad.type_rules import constant_offset_base
 from enzc.ad.type_state import FunctionState, value_seed
 from enzc.ad.type_tbaa import TBAAReader
@@ -80,6 +80,10 @@ class CopyLayout:
 _MEMCPY_NAMES = ("llvm.memcpy", "llvm.memmove", "memcpy", "memmove")
 
 
+MAX_CONTEXTS = 4
+"""Contexts a function is analysed in separately before one summary serves the rest."""
+
+
 class TypeAnalysis:
     """Type analysis of one module: memoised per (function, calling context)."""
 
@@ -91,6 +95,9 @@ class TypeAnalysis:
         self._cache: dict[tuple, TypeResults] = {}
         self._stack: list[FunctionState] = []
         self._globals: dict[GlobalVariable, TypeTree] = {}
+        self._provenance: dict[Function, dict] = {}
+        self._contexts: dict[Function, int] = {}
+        self._summaries: dict[Function, FunctionState] = {}
 
     # -- public ---------------------------------------------------------------------
     def analyze(self, fn: Function, arg_trees: list[TypeTree] | None = None, ret_tree: TypeTree | None = None,
@@ -104,6 +111,9 @@ class TypeAnalysis:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
+        contexts = self._contexts[fn] = self._contexts.get(fn, 0) + 1
+        if contexts > MAX_CONTEXTS:
+            return self._analyze_summary(fn, args, ret)
         state = FunctionState(self, fn, args, ret, warm.trees if warm is not None and warm.function is fn else None,
                               _origins)
         self._stack.append(state)
@@ -115,6 +125,33 @@ class TypeAnalysis:
         if not results.provisional:
             self._cache[key] = results
         return results
+
+    def _analyze_summary(self, fn: Function, args: list[TypeTree], ret: TypeTree) -> TypeResults:
+        """A function asked for in more than `MAX_CONTEXTS` contexts gets one state
+        for all further ones: each request joins its context in and resumes the
+        worklist (cheap and incremental, where a fresh analysis per context costs
+        a full pass each time — STL internals are called in dozens of contexts)."""
+        state = self._summaries.get(fn)
+        fresh = state is None
+        if state is None:
+            state = self._summaries[fn] = FunctionState(self, fn, args, ret)
+        else:
+            for param, tree in zip(fn.args, args):
+                state.update(param, tree)
+            state.update_ret(ret)
+        self._stack.append(state)
+        try:
+            state.run(fn.instructions() if fresh else ())
+        finally:
+            self._stack.pop()
+        return TypeResults(self, state)
+
+    def provenance(self, fn: Function, memo: dict) -> dict:
+        """Pointer provenance of `fn` (see `type_offsets.pointer_provenance`), memoised."""
+        prov = self._provenance.get(fn)
+        if prov is None:
+            prov = self._provenance[fn] = pointer_provenance(fn, self.seeds, memo)
+        return prov
 
     # -- contexts -------------------------------------------------------------------
     def _context_args(self, fn: Function, arg_trees: list[TypeTree] | None) -> list[TypeTree]:

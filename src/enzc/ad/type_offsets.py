@@ -26,7 +26,7 @@ from enzc.ir.types import (
     Type,
     VectorType,
 )
-from enzc.ir.values import ConstantInt, Value
+from enzc.ir.values import ConstantInt, ConstantSimple, Value
 
 from enzc.ad.typetree import INTEGER, POINTER, BaseType, Path, TypeTree, float_type
 
@@ -129,7 +129,7 @@ def _multiple(v: Value, memo: dict[Value, int], depth: int) -> int:
     if depth > 12:
         return 1
     memo[v] = 0  # optimistic for cycles through phis: the cycle adds no new factor
-    result = 1
+    result = _exact_divisor(v)
     match v:
         case BinaryOp(opcode="mul"):
             result = _multiple(v.lhs, memo, depth + 1) * _multiple(v.rhs, memo, depth + 1)
@@ -147,8 +147,31 @@ def _multiple(v: Value, memo: dict[Value, int], depth: int) -> int:
                 result = gcd(result, _multiple(inc, memo, depth + 1))
         case Select():
             result = gcd(_multiple(v.true_value, memo, depth + 1), _multiple(v.false_value, memo, depth + 1))
+    result = _lcm(result, _exact_divisor(v)) if result else result
     memo[v] = result
     return result
+
+
+def _exact_divisor(v: Value) -> int:
+    """A divisor `v` is known to have because the program divides it exactly
+    (`sdiv exact %d, 24` of a pointer difference: a count of 24-byte elements)."""
+    best = 1
+    for use in v.uses:
+        user = use.user
+        if not isinstance(user, BinaryOp) or "exact" not in user.flags or use.index != 0:
+            continue
+        d = user.rhs
+        if not isinstance(d, ConstantInt) or d.value <= 0:
+            continue
+        if user.opcode in ("sdiv", "udiv"):
+            best = _lcm(best, d.value)
+        elif user.opcode in ("ashr", "lshr") and d.value < 64:
+            best = _lcm(best, 1 << d.value)
+    return best
+
+
+def _lcm(a: int, b: int) -> int:
+    return a * b // gcd(a, b) if a and b else 0
 
 
 def gep_offset(gep: GetElementPtr, seeds: TypeSeeds, memo: dict[Value, int]) -> tuple[int, int] | None:
@@ -255,3 +278,87 @@ def parse_type_prefix(text: str, pos: int, named: dict[str, NamedStructType]) ->
         return None
 
     return parse(pos, 0)
+
+
+Provenance = tuple[Value, int, int]
+"""`(object, c, g)`: a pointer is `object + c + k*g` for some integer k (g = 0: exactly
+`object + c`; with g > 0, 0 <= c < g)."""
+
+
+def pointer_provenance(fn, seeds: TypeSeeds, memo: dict[Value, int]) -> dict[Value, Provenance]:
+    """Where each pointer of `fn` points relative to the object it was derived
+    from through GEPs, casts, phis and selects.
+
+    Phis and selects of pointers into one object at different offsets (loop
+    walks, `max_element`'s "best so far") get a period: the gcd of the
+    differences. Computed optimistically (a phi starts from its known inputs)
+    to a fixed point; periods only shrink and objects only widen to the phi
+    itself, so it terminates.
+    """
+    insts = [i for b in fn.blocks for i in b.instructions
+             if isinstance(i.type, PointerType) and isinstance(i, (GetElementPtr, Cast, Phi, Select))]
+    prov: dict[Value, Provenance] = {}
+
+    def of(v: Value) -> Provenance | None:
+        if v in prov:
+            return prov[v]
+        if isinstance(v, (Phi, Select, GetElementPtr, Cast)) and v in pending:
+            return None  # not computed yet (optimistic start)
+        return (v, 0, 0)
+
+    pending = set(insts)
+    changed = True
+    rounds = 0
+    while changed and rounds < 64:
+        changed = False
+        rounds += 1
+        for inst in insts:
+            new = _provenance_step(inst, of, seeds, memo)
+            if new is not None and prov.get(inst) != new:
+                prov[inst] = new
+                pending.discard(inst)
+                changed = True
+    return prov
+
+
+def _provenance_step(inst, of, seeds: TypeSeeds, memo: dict[Value, int]) -> Provenance | None:
+    match inst:
+        case GetElementPtr():
+            off = gep_offset(inst, seeds, memo)
+            base = of(inst.ptr)
+            if off is None or base is None:
+                return (inst, 0, 0) if off is None else None
+            return _norm(base[0], base[1] + off[0], gcd(base[2], off[1]))
+        case Cast(opcode="bitcast" | "addrspacecast"):
+            return of(inst.value)
+        case Cast():
+            return (inst, 0, 0)
+        case Phi() | Select():
+            values = [v for v, _ in inst.incoming] if isinstance(inst, Phi) else [inst.true_value, inst.false_value]
+            known = [p for p in (of(v) for v in values if not _is_null_like(v)) if p is not None]
+            if not known:
+                return None
+            # An input that is this phi moved by c (a loop step) only adds a period.
+            steps = [gcd(g, c) for o, c, g in known if o is inst]
+            others = [p for p in known if p[0] is not inst]
+            period = 0
+            for step in steps:
+                period = gcd(period, step)
+            if not others:
+                return (inst, 0, period)
+            obj, c0, g = others[0]
+            for o, c, gi in others[1:]:
+                if o is not obj:
+                    return (inst, 0, period)
+                g = gcd(g, gi, c - c0)
+            return _norm(obj, c0, gcd(g, period))
+    return None
+
+
+def _is_null_like(v: Value) -> bool:
+    """null/undef/poison point at no object: they do not decide a phi's object."""
+    return isinstance(v, ConstantSimple) and v.keyword in ("null", "undef", "poison")
+
+
+def _norm(obj: Value, c: int, g: int) -> Provenance:
+    return (obj, c % g if g else c, g)

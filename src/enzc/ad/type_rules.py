@@ -232,29 +232,19 @@ def _phi(s: FunctionState, inst: Phi) -> None:
 def _merge_pointers(s: FunctionState, inst: Instruction, values: list[Value]) -> None:
     """`inst` is one of `values` (a phi or select): it holds what they hold.
 
-    Pointers that are one base moved by different constants (`p` and `p + 8`,
-    or the phi itself plus a step in a loop) walk an array: their pointees are
-    related modulo the step instead of being merged offset by offset, which
-    would grow without bound (`p`'s pointee shifted by 8, again and again).
+    Pointers into one object at offsets that differ by multiples of g (a loop
+    walking an array, "best element so far") relate modulo g instead of being
+    merged offset by offset, which would grow without bound (the pointee of
+    `p` joined with that of `p + 24`, shifted again and again).
     """
-    groups: dict[Value, list[tuple[Value, int]]] = {}
+    prov = s.provenance()
+    mine = prov.get(inst)
     for v in values:
-        root, c = constant_offset_base(v, s)
-        groups.setdefault(root, []).append((v, c))
-    for root, members in groups.items():
-        period = 0
-        if root is inst:
-            for _, c in members:
-                period = gcd(period, c)
+        theirs = prov.get(v, (v, 0, 0))
+        if mine is not None and mine[2] and theirs[0] is mine[0]:
+            link_offset(s, inst, v, theirs[1] - mine[1], mine[2], inst)
         else:
-            c0 = members[0][1]
-            for _, c in members[1:]:
-                period = gcd(period, c - c0)
-        for v, c in members:
-            if period:
-                link_offset(s, inst, v, 0, period, inst)
-            else:
-                _same(s, inst, v, inst)
+            _same(s, inst, v, inst)
 
 
 def constant_offset_base(value: Value, s: FunctionState) -> tuple[Value, int]:

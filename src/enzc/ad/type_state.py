@@ -38,9 +38,9 @@ if TYPE_CHECKING:
     from enzc.ad.type_analysis import TypeAnalysis
 
 _SMALL_INT = 4096
-_BUDGET_PER_INSTRUCTION = 64
-_BUDGET_BASE = 4096
-_GROWTH_LIMIT = 96
+_BUDGET_PER_INSTRUCTION = 32
+_BUDGET_BASE = 1024
+_GROWTH_LIMIT = 40
 """Integer constants with magnitude up to this are integers; larger ones may be float bits."""
 
 
@@ -91,6 +91,10 @@ class FunctionState:
         """Set when the budget ran out: only existing paths may still change. A
         safety valve against growth no rule anticipated; it loses facts (queries
         then report unknown types) but never invents them."""
+
+    def provenance(self) -> dict[Value, tuple[Value, int, int]]:
+        """`pointer_provenance` of this function (context independent, so shared)."""
+        return self.analysis.provenance(self.fn, self.memo)
 
     # -- values -----------------------------------------------------------------------
     def size(self, v: Value) -> int | None:

@@ -31,8 +31,9 @@ answer is Conflict (Enzyme aborts on the spot with "Illegal updateAnalysis";
 we only fail if the gradient needs the value).
 
 Trees are immutable and hashable; every constructor normalises: unknown entries
-dropped, paths deeper than `MAX_DEPTH` or offsets at/after `MAX_OFFSET` cut
-(losing information, never inventing it), a parent of a non-empty path marked
+dropped, paths deeper than `MAX_DEPTH`, offsets at/after `MAX_OFFSET` and the
+deepest level of a tree with more than `MAX_ENTRIES` entries cut (losing
+information, never inventing it), a parent of a non-empty path marked
 Pointer, and entries made redundant by a `-1` entry of the same or larger type
 removed.
 """
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from enum import IntEnum
 from typing import Iterable, Iterator, Mapping
 
@@ -52,6 +54,8 @@ MAX_DEPTH = 6
 """Longest path kept: pointer-to-pointer chains deeper than this lose their tail."""
 MAX_OFFSET = 4096
 """Offsets at or beyond this are dropped (keeps loops that walk memory finite)."""
+MAX_ENTRIES = 128
+"""Most entries a tree keeps; beyond, its deepest level goes (see `_shed_deepest`)."""
 POINTER_SIZE = 8
 """Bytes of a pointer (x86-64, address space 0: the only target enzc supports)."""
 
@@ -119,7 +123,7 @@ class BaseType:
 
     def join(self, other: BaseType) -> BaseType:
         """Least upper bound in the lattice described in the module docstring."""
-        if self == other:
+        if self is other or self == other:
             return self
         a, b = (self, other) if self.kind <= other.kind else (other, self)
         if a.kind <= Kind.ANYTHING:
@@ -159,19 +163,30 @@ def _normalize(entries: dict[Path, BaseType]) -> dict[Path, BaseType]:
     for path, t in entries.items():
         if t.kind is Kind.UNKNOWN or not path or len(path) > MAX_DEPTH:
             continue
-        if any(o < -1 or o >= MAX_OFFSET for o in path):
+        if min(path) < -1 or max(path) >= MAX_OFFSET:
             continue
-        out[path] = out[path].join(t) if path in out else t
+        old = out.get(path)
+        out[path] = t if old is None else old.join(t)
+    return _finish(out)
+
+
+def _finish(out: dict[Path, BaseType]) -> dict[Path, BaseType]:
+    """The normalisation steps for maps whose paths are valid (what restructuring
+    a normalised tree yields): parents, size cap, subsumption."""
     # A path with children is a pointer.
-    for path in sorted((p for p in out if len(p) > 1), key=len, reverse=True):
+    for path in list(out):
+        if len(path) < 2:
+            continue
         parent = path[:-1]
         while parent:
-            old = out.get(parent, UNKNOWN)
-            new = old.join(POINTER)
-            if new == old:
+            old = out.get(parent)
+            new = POINTER if old is None else old.join(POINTER)
+            if new is old:
                 break
             out[parent] = new
             parent = parent[:-1]
+    if len(out) > MAX_ENTRIES:
+        out = _shed_deepest(out)
     # Entries made redundant by a more general one (a -1 where they have an offset).
     masks: dict[int, set[int]] = {}
     for path in out:
@@ -196,6 +211,69 @@ def _normalize(entries: dict[Path, BaseType]) -> dict[Path, BaseType]:
     return result
 
 
+def _join_in_place(merged: dict[Path, BaseType], changed: list[Path], masks: dict[int, list[int]]) -> bool:
+    """Finish normalising `merged` — a normalised map whose entries at `changed`
+    were just joined with another normalised tree's — touching only what the
+    change can affect. Returns False (caller normalises fully) when the change
+    is not local: a path too deep or far, a -1 pattern the map did not have, a
+    path more general than existing ones, or too many entries."""
+    if len(merged) > MAX_ENTRIES:
+        return False
+    work = list(changed)
+    for path in changed:
+        if len(path) > MAX_DEPTH or min(path) < -1 or max(path) >= MAX_OFFSET:
+            return False
+        parent = path[:-1]
+        while parent:
+            old = merged.get(parent)
+            new = POINTER if old is None else old.join(POINTER)
+            if new is old:
+                break
+            merged[parent] = new
+            work.append(parent)
+            parent = parent[:-1]
+    for path in work:
+        own = _mask(path)
+        known = masks.get(len(path), ())
+        if own not in known or any(m != own and m & own == m for m in known):
+            return False  # new pattern, or more general than existing paths
+    for path in work:
+        t = merged.get(path)
+        if t is None:
+            continue
+        own = _mask(path)
+        cover = UNKNOWN
+        for m in masks[len(path)]:
+            if m != own and m & own == own:
+                g = merged.get(tuple(-1 if m >> i & 1 else o for i, o in enumerate(path)))
+                if g is not None:
+                    cover = cover.join(g)
+        if cover.kind is Kind.UNKNOWN:
+            continue
+        joined = cover.join(t)
+        if joined == cover:
+            del merged[path]
+        else:
+            merged[path] = joined
+    return True
+
+
+def _shed_deepest(entries: dict[Path, BaseType]) -> dict[Path, BaseType]:
+    """Keep the paths up to the largest depth that fits in `MAX_ENTRIES` (recursive
+    structures such as tree nodes otherwise grow exponentially with depth)."""
+    by_len: dict[int, int] = {}
+    for p in entries:
+        by_len[len(p)] = by_len.get(len(p), 0) + 1
+    keep, total = 0, 0
+    for depth in sorted(by_len):
+        if total + by_len[depth] > MAX_ENTRIES:
+            break
+        total += by_len[depth]
+        keep = depth
+    return {p: t for p, t in entries.items() if len(p) <= keep}
+
+
+@lru_cache(maxsize=1 << 16)
 def _mask(path: Path) -> int:
     """Bit i set when position i of `path` is -1."""
     m = 0
@@ -208,12 +286,14 @@ def _mask(path: Path) -> int:
 class TypeTree:
     """An immutable map from paths to base types; `str()` is the text form."""
 
-    __slots__ = ("_map", "_hash")
+    __slots__ = ("_map", "_hash", "_masks", "_memo")
 
     def __init__(self, entries: Mapping[Path, BaseType] | Iterable[tuple[Path, BaseType]] = ()) -> None:
         raw = dict(entries.items() if isinstance(entries, Mapping) else entries)
         self._map: dict[Path, BaseType] = dict(sorted(_normalize(raw).items()))
         self._hash: int | None = None
+        self._masks: dict[int, list[int]] | None = None
+        self._memo: dict[tuple, TypeTree] | None = None
 
     # -- constructors -----------------------------------------------------------------
     @classmethod
@@ -224,7 +304,7 @@ class TypeTree:
     @classmethod
     def pointer_to(cls, memory: TypeTree) -> TypeTree:
         """A pointer value whose pointee is described by `memory`."""
-        return cls({(-1,): POINTER, **{(-1, *p): t for p, t in memory._map.items()}})
+        return _pointer_to(memory)
 
     # -- mapping protocol -------------------------------------------------------------
     def __getitem__(self, path: Path) -> BaseType:
@@ -261,17 +341,73 @@ class TypeTree:
         return f"TypeTree({self})"
 
     # -- lattice ----------------------------------------------------------------------
+    def includes(self, other: TypeTree) -> bool:
+        """Whether every fact of `other` already holds here (so joining changes nothing)."""
+        mine = self._map
+        for p, t in other._map.items():
+            v = mine.get(p)
+            if v is None:
+                if self.at(p).join(t) != self.at(p) or not self.at(p).is_known:
+                    return False
+            elif v is not t and v.join(t) != v:
+                return False
+        return True
+
     def join(self, other: TypeTree) -> TypeTree:
         """Pointwise join; the result holds every fact of both trees."""
         if not other._map or other is self:
             return self
         if not self._map:
             return other
+        return self._memoized(("join", other), lambda: self._compute_join(other))
+
+    def _compute_join(self, other: TypeTree) -> TypeTree:
+        if self.includes(other):
+            return self
         merged = dict(self._map)
+        changed: list[Path] = []
         for p, t in other._map.items():
             old = merged.get(p)
-            merged[p] = t if old is None else old.join(t)
-        return TypeTree(merged)
+            new = t if old is None else old.join(t)
+            if new is not old:
+                merged[p] = new
+                changed.append(p)
+        fast = _join_in_place(merged, changed, self._mask_table())
+        return TypeTree._trusted(merged) if fast else TypeTree._internal(merged)
+
+    @classmethod
+    def _internal(cls, entries: dict[Path, BaseType]) -> TypeTree:
+        """A tree from a restructured normalised tree: valid paths, parents present."""
+        return cls._trusted(_finish(entries))
+
+    @classmethod
+    def _trusted(cls, entries: dict[Path, BaseType]) -> TypeTree:
+        """A tree from an already normalised map (see `_join_in_place`)."""
+        tree = cls.__new__(cls)
+        tree._map = dict(sorted(entries.items()))
+        tree._hash = None
+        tree._masks = None
+        tree._memo = None
+        return tree
+
+    def _memoized(self, key: tuple, compute) -> TypeTree:
+        """Trees are immutable, so restructurings of one tree are computed once."""
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = {}
+        out = memo.get(key)
+        if out is None:
+            out = memo[key] = compute()
+        return out
+
+    def _mask_table(self) -> dict[int, list[int]]:
+        """The -1 patterns of this tree's paths, by path length."""
+        if self._masks is None:
+            masks: dict[int, set[int]] = {}
+            for p in self._map:
+                masks.setdefault(len(p), set()).add(_mask(p))
+            self._masks = {n: sorted(ms) for n, ms in masks.items()}
+        return self._masks
 
     __or__ = join
 
@@ -279,9 +415,12 @@ class TypeTree:
         """What is known at a concrete path: the join of the entries covering it."""
         path = tuple(path)
         out = UNKNOWN
-        for p, t in self._map.items():
-            if len(p) == len(path) and _matches(p, path):
-                out = out.join(t)
+        own = _mask(path)
+        for m in self._mask_table().get(len(path), ()):
+            if m & own == own:
+                t = self._map.get(path if m == own else tuple(-1 if m >> i & 1 else o for i, o in enumerate(path)))
+                if t is not None:
+                    out = out.join(t)
         return out
 
     def has_conflict(self) -> bool:
@@ -294,12 +433,15 @@ class TypeTree:
 
     def data0(self) -> TypeTree:
         """The pointee of a pointer value: its entries under offset -1 or 0."""
+        return self._memoized(("data0",), self._compute_data0)
+
+    def _compute_data0(self) -> TypeTree:
         sub: dict[Path, BaseType] = {}
         for p, t in self._map.items():
             if len(p) > 1 and p[0] in (-1, 0):
                 rest = p[1:]
                 sub[rest] = sub[rest].join(t) if rest in sub else t
-        return TypeTree(sub)
+        return TypeTree._internal(sub)
 
     def purge_anything(self) -> TypeTree:
         """Without `Anything` entries (they carry no information for a consumer)."""
@@ -322,13 +464,16 @@ class TypeTree:
         """
         if delta == 0:
             return self
+        return self._memoized(("shift", delta), lambda: self._compute_shift(delta))
+
+    def _compute_shift(self, delta: int) -> TypeTree:
         out: dict[Path, BaseType] = {}
         for p, t in self._map.items():
             if p[0] == -1:
                 out[p] = t
-            elif p[0] + delta >= 0:
+            elif 0 <= p[0] + delta < MAX_OFFSET:
                 out[(p[0] + delta, *p[1:])] = t
-        return TypeTree(out)
+        return TypeTree._internal(out)
 
     def window(self, offset: int, size: int) -> TypeTree:
         """The memory entries describing bytes `[offset, offset+size)`, re-based to 0.
@@ -336,6 +481,9 @@ class TypeTree:
         A scalar is kept only if it lies wholly inside the window; `-1` entries
         are kept if one element fits.
         """
+        return self._memoized(("window", offset, size), lambda: self._compute_window(offset, size))
+
+    def _compute_window(self, offset: int, size: int) -> TypeTree:
         out: dict[Path, BaseType] = {}
         heads = self.first_level()
         for p, t in self._map.items():
@@ -346,11 +494,14 @@ class TypeTree:
                     out[p] = t
             elif offset <= o and o + head.size <= offset + size:
                 out[(o - offset, *p[1:])] = t
-        return TypeTree(out)
+        return TypeTree._internal(out)
 
     def expand(self, size: int) -> TypeTree:
         """Replace first-level `-1` entries by one entry per element of a value of
         `size` bytes (how a value's bytes are laid down in memory)."""
+        return self._memoized(("expand", size), lambda: self._compute_expand(size))
+
+    def _compute_expand(self, size: int) -> TypeTree:
         heads = self.first_level()
         if -1 not in heads:
             return self.window(0, size)
@@ -364,11 +515,14 @@ class TypeTree:
             step = head.stride
             for o in range(0, size - head.size + 1, step):
                 out[(o, *p[1:])] = t
-        return TypeTree(out)
+        return TypeTree._internal(out)
 
     def canonicalize(self, size: int) -> TypeTree:
         """The canonical tree of a value of `size` bytes: if one type with one
         pointee tiles the whole value, a single `-1` entry replaces the copies."""
+        return self._memoized(("canonical", size), lambda: self._compute_canonical(size))
+
+    def _compute_canonical(self, size: int) -> TypeTree:
         heads = self.first_level()
         concrete = {o: t for o, t in heads.items() if o != -1}
         if not concrete:
@@ -389,7 +543,7 @@ class TypeTree:
         for rest, v in subs[0].items():
             key = (-1, *rest)
             out[key] = out[key].join(v) if key in out else v
-        return TypeTree(out)
+        return TypeTree._internal(out)
 
     def lookup(self, offset: int, size: int) -> TypeTree:
         """The value tree of `size` bytes read at `offset` of this memory tree."""
@@ -399,6 +553,9 @@ class TypeTree:
         """Memory seen from `offset` bytes on, assuming it repeats every `period`
         bytes (an array indexed by a variable): entries fold modulo `period`; a
         single scalar tiling the period becomes a `-1` (array) entry."""
+        return self._memoized(("periodic", offset, period), lambda: self._compute_periodic(offset, period))
+
+    def _compute_periodic(self, offset: int, period: int) -> TypeTree:
         heads = self.first_level()
         out: dict[Path, BaseType] = {}
         for p, t in self._map.items():
@@ -411,11 +568,16 @@ class TypeTree:
             if r + head.size <= period:
                 key = (r, *p[1:])
                 out[key] = out[key].join(t) if key in out else t
-        tree = TypeTree(out)
+        tree = TypeTree._internal(out)
         return tree.canonicalize(period)
 
 
 EMPTY = TypeTree()
+
+
+@lru_cache(maxsize=1 << 14)
+def _pointer_to(memory: TypeTree) -> TypeTree:
+    return TypeTree._internal({(-1,): POINTER, **{(-1, *p): t for p, t in memory._map.items() if len(p) < MAX_DEPTH}})
 
 
 # -- text form ---------------------------------------------------------------------------
