@@ -26,6 +26,7 @@ from enzc.ir.module import Module
 from enzc.ir.types import I64, PTR, VOID, FunctionType, StructType
 from enzc.ir.values import ConstantInt, Value
 
+from enzc.ad.cache_report import CacheAllocation, describe
 from enzc.ad.loops import Loop
 
 if TYPE_CHECKING:
@@ -59,6 +60,8 @@ class CacheStats:
     values: int = 0
     growing: int = 0
     fixed: int = 0
+    allocations: list[CacheAllocation] = field(default_factory=list)
+    """Each array with its size formula (`cache_report`)."""
 
 
 class CacheManager:
@@ -130,6 +133,7 @@ class CacheManager:
             self.stats.growing += 1
             cache = Cache(value, loops, hdr, True, strides)
         self._emit_store(cache)
+        self.stats.allocations.append(describe(gu, value, loops, cache.growing))
         return cache
 
     def _emit_store(self, cache: Cache) -> None:

@@ -14,6 +14,7 @@ from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, Module
 
 from enzc.ad.callsite import REVERSE_MARK, CallSiteLowering, is_entry_point
+from enzc.ad.cache_report import report as cache_report
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.markers import apply_registrations
 from enzc.ad.synthesis import DerivativeCache
@@ -49,7 +50,7 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
             err.write(f"; activity of {d.function.name[len('diffe_'):]} {d.signature.text()}\n")
             err.write(d.activity.text())
         if print_cache:
-            err.write(f"; {d.function.name}: {d.caches} cached values\n")
+            err.write(cache_report(d.function.name or "?", d.caches, d.cache_allocations))
         if print_gradient:
             from enzc.ir import print_function  # type: ignore[attr-defined]
 

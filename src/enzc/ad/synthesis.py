@@ -36,6 +36,7 @@ from enzc.ir.types import VOID, FloatType, FunctionType, StructType, Type
 from enzc.ir.values import ConstantInt, Value, const_fp
 
 from enzc.ad.activity import Activity, ArgActivity, analyze
+from enzc.ad.cache_report import CacheAllocation
 from enzc.ad.custom import forward_custom_calls
 from enzc.ad.call_derivatives import forward_call
 from enzc.ad.gradient_utils import GradientUtils
@@ -74,6 +75,8 @@ class Derivative:
     caches: int = 0
     returns: list[tuple[BasicBlock, Value | None]] = field(default_factory=list)
     """Split mode: each forward block that ended in a `ret`, with the returned value."""
+    cache_allocations: list[CacheAllocation] = field(default_factory=list)
+    """What `--enzc-print-cache` reports (`cache_report`)."""
 
 
 def out_types(fn: Function, sig: Signature) -> list[Type]:
@@ -183,7 +186,8 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
         d_return.name = "d_return"
     rv = _Reverse(gu, sig, d_return)
     rv.build()
-    return Derivative(g, sig, activity, out_types(fn, sig), gu.cache.stats.values, rv.returns)
+    return Derivative(g, sig, activity, out_types(fn, sig), gu.cache.stats.values, rv.returns,
+                      gu.cache.stats.allocations)
 
 
 def _strip_debug_info(fn: Function) -> None:

@@ -1,0 +1,88 @@
+"""What `--enzc-print-cache` says about each cache: the value, its size and the
+formula of the bytes it allocates, so a user can see what the tape costs.
+
+    ; diffe_f: 2 cached values, 2 allocations
+    ;   %mul.cache: double (8 bytes) x n(%for.body) = 8*n(%for.body) bytes, allocated once per call
+    ;     where n(%for.body) = iterations from 0 step 1 while the counter slt %n (exact)
+
+A count that is only an upper bound says so; a cache whose outer loop has no
+count grows geometrically (`realloc`) from 16 entries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from enzc.ir.values import Constant, Value
+
+if TYPE_CHECKING:
+    from enzc.ad.gradient_utils import GradientUtils
+    from enzc.ad.loops import Loop
+    from enzc.ad.tripcount import TripCount
+
+
+@dataclass(frozen=True)
+class CacheAllocation:
+    """One cache array, described for people."""
+
+    value: str
+    """The cached value (`%mul`)."""
+    type: str
+    elem_bytes: int
+    dims: tuple[str, ...]
+    """One count name per loop of the array, outermost first."""
+    growing: bool
+    where: str
+    """When the array is allocated."""
+    counts: tuple[str, ...]
+    """`n(header) = ...` definitions of the counts used."""
+
+    def lines(self) -> list[str]:
+        size = "*".join([str(self.elem_bytes), *self.dims])
+        how = "grows by doubling (realloc) from 16 entries" if self.growing else self.where
+        unit = "byte" if self.elem_bytes == 1 else "bytes"
+        head = f"{self.value}.cache: {self.type} ({self.elem_bytes} {unit}) x {' x '.join(self.dims)}"
+        return [f"{head} = {size} bytes, {how}", *(f"  where {c}" for c in self.counts)]
+
+
+def describe(gu: GradientUtils, value: Value, loops: list[Loop], outer_growing: bool) -> CacheAllocation:
+    """Describe the cache of `value` (a forward value) indexed by `loops`."""
+    dims: list[str] = []
+    counts: list[str] = []
+    for i, loop in enumerate(loops):
+        name = f"n(%{gu.label(loop.header)})"
+        dims.append(name)
+        if i == 0 and outer_growing:
+            counts.append(f"{name} = iterations of loop %{gu.label(loop.header)} (no count known)")
+            continue
+        tc = gu.trip_count(loop)
+        counts.append(f"{name} = {_count_text(gu, tc)}" if tc is not None else f"{name} = ?")
+    enclosing = [lp for lp in gu.loops_of_new(value)[: -len(loops)]]  # type: ignore[arg-type]
+    where = ("allocated once per call" if not enclosing
+             else f"allocated per iteration of loop %{gu.label(enclosing[-1].header)}")
+    return CacheAllocation("%" + gu.label(value), str(value.type), gu.layout.alloc_size_of(value.type), tuple(dims),
+                           outer_growing, where, tuple(counts))
+
+
+def _count_text(gu: GradientUtils, tc: TripCount) -> str:
+    def name(v: Value) -> str:
+        if isinstance(v, Constant):
+            try:
+                return v.ref()
+            except ValueError:
+                return "?"
+        return "%" + gu.label(v)
+
+    test = "the incremented counter" if tc.on_next else "the counter"
+    kind = "exact" if tc.exact else "upper bound"
+    return (f"iterations from {name(tc.start)} step {tc.step} while {test} {tc.predicate} {name(tc.bound)} "
+            f"({kind})")
+
+
+def report(function_name: str, values: int, allocations: list[CacheAllocation]) -> str:
+    """The text `--enzc-print-cache` prints for one derivative."""
+    out = [f"; {function_name}: {values} cached values, {len(allocations)} allocations"]
+    for a in allocations:
+        out += [";   " + line for line in a.lines()]
+    return "\n".join(out) + "\n"
