@@ -16,7 +16,8 @@ import tempfile
 from pathlib import Path
 
 from enzc.errors import EnzcError
-from enzc.ir.bitcode import parse_file
+from enzc.ir.bitcode import parse_file, read_module_text
+from enzc.ir.parser import parse_module
 from enzc.ir.printer import print_module
 
 
@@ -44,10 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         if args.input == "-":
-            from enzc.ir.parser import parse_module
-
-            data = sys.stdin.buffer.read()
-            module = parse_module(data.decode("utf-8", "surrogateescape"), filename="<stdin>", lazy=args.lazy)
+            module = parse_module(read_module_text(sys.stdin.buffer.read()), filename="<stdin>", lazy=args.lazy)
         else:
             module = parse_file(args.input, lazy=args.lazy)
         text = print_module(module).encode("utf-8", "surrogateescape")

@@ -39,7 +39,7 @@ def parse_bitcode(data: bytes, *, filename: str = "<bitcode>", lazy: bool = True
     return parse_module(text, filename=filename, lazy=lazy)
 
 
-def read_module_text(data: bytes, filename: str) -> str:
+def read_module_text(data: bytes) -> str:
     """Text IR from file contents; undecodable bytes survive as surrogates (see names.py)."""
     return data.decode("utf-8", "surrogateescape")
 
@@ -53,4 +53,4 @@ def parse_file(path: str | Path, *, lazy: bool = True) -> Module:
         raise IRParseError(str(path), 1, 1, f"cannot read file: {e.strerror}") from None
     if is_bitcode(data):
         return parse_bitcode(data, filename=str(path), lazy=lazy)
-    return parse_module(read_module_text(data, str(path)), filename=str(path), lazy=lazy)
+    return parse_module(read_module_text(data), filename=str(path), lazy=lazy)

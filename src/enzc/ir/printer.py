@@ -263,20 +263,16 @@ def _landingpad(i: LandingPad, s: Slots) -> str:
     return out
 
 
-def _pad_ref(v: Value, s: Slots) -> str:
-    return s.ref(v)
-
-
 def _funcletpad(i: FuncletPad, s: Slots) -> str:
     args = ", ".join(s.typed(a) for a in i.operands[1:])
-    return f"{i.opcode} within {_pad_ref(i.operand(0), s)} [{args}]"
+    return f"{i.opcode} within {s.ref(i.operand(0))} [{args}]"
 
 
 def _catchswitch(i: CatchSwitch, s: Slots) -> str:
     handlers = ", ".join(f"label {s.ref(b)}" for b in i.operands[1 : 1 + i.num_handlers])
     rest = i.operands[1 + i.num_handlers :]
     unwind = f"label {s.ref(rest[0])}" if rest else "to caller"
-    return f"catchswitch within {_pad_ref(i.operand(0), s)} [{handlers}] unwind {unwind}"
+    return f"catchswitch within {s.ref(i.operand(0))} [{handlers}] unwind {unwind}"
 
 
 def _catchret(i: CatchRet, s: Slots) -> str:
