@@ -692,3 +692,18 @@ def test_damaged_input_raises_only_irparseerror() -> None:
             assert e.line >= 1 and e.column >= 1
             outcomes["error"] += 1
     assert outcomes["error"] > 50  # the damage is mostly noticed
+
+
+def test_parsing_from_several_threads() -> None:
+    """The frontend runs jobs in threads; parses must not share half-built state."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def job(i: int) -> str:
+        m = parse_module(EVERYTHING if i % 2 else MORE)
+        for fn in m.functions.values():
+            fn.blocks  # noqa: B018
+        return print_module(m)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        outputs = list(pool.map(job, range(8)))
+    assert outputs == [EVERYTHING if i % 2 else MORE for i in range(8)]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gc
 import re
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
@@ -56,6 +57,10 @@ _HEADER_LINE = re.compile(
 
 _engine: Engine | None = None
 _builder: Builder | None = None
+_lock = threading.RLock()
+"""One parse at a time: the builder holds the state of the body being parsed (and
+the GIL would serialize the work anyway). Reentrant: `lazy=False` parses bodies
+from within `parse_module`."""
 
 
 def _get_engine() -> tuple[Engine, Builder]:
@@ -324,21 +329,22 @@ class _ModuleReader:
 def _parse_body(module: Module, fn: Function, body: str, arg_names: list[str | None], filename: str,
                 brace_line: int, brace_column: int) -> list[BasicBlock]:
     """Parse one function body; positions are reported relative to the whole file."""
-    engine, builder = _get_engine()
-    builder.begin_body(module, fn, arg_names)
-    try:
-        with _gc_paused():
-            engine.parse(body, "body")
-            return builder.finish_body(len(body))
-    except (SyntaxProblem, BuildError) as e:
-        builder.abandon_body()
-        line, column = position(body, e.pos)
-        if line == 1:
-            column += brace_column
-        raise IRParseError(filename, brace_line + line - 1, column, e.message) from None
+    with _lock:
+        engine, builder = _get_engine()
+        builder.begin_body(module, fn, arg_names)
+        try:
+            with _gc_paused():
+                engine.parse(body, "body")
+                return builder.finish_body(len(body))
+        except (SyntaxProblem, BuildError) as e:
+            builder.abandon_body()
+            line, column = position(body, e.pos)
+            if line == 1:
+                column += brace_column
+            raise IRParseError(filename, brace_line + line - 1, column, e.message) from None
 
 
 def parse_module(text: str, *, filename: str = "<stdin>", lazy: bool = True) -> Module:
     """Parse a module's text. With `lazy`, function bodies are parsed on first access."""
-    with _gc_paused():
+    with _lock, _gc_paused():
         return _ModuleReader(text, filename).parse(lazy)
