@@ -4,7 +4,7 @@ import pytest
 
 from enzc.ad.type_analysis import TypeAnalysis, print_type_analysis
 from enzc.ad.type_errors import TypeConflictError, UnknownTypeError
-from enzc.ad.typetree import DOUBLE, FLOAT, INTEGER, POINTER, UNKNOWN, parse_type_tree as T
+from enzc.ad.typetree import CONFLICT, DOUBLE, FLOAT, INTEGER, POINTER, UNKNOWN, parse_type_tree as T
 from enzc.ir import FloatType
 
 from test_type_helpers import analyze, calls_to, module_from_c, module_from_ir, value
@@ -429,3 +429,73 @@ define double @f(ptr %out) {
     assert res.query_memory(arr, 0, 32) == DOUBLE                  # from its declared type
     assert res.float_kind_of(value(f, "y")) == FloatType("double")  # through the expression
     assert str(res.tree_of(f.args[0])) == "{[-1]:Pointer, [-1,0]:Float@double}"
+
+
+# -- pointer walks that must not grow without bound ------------------------------------
+
+
+def test_pointer_walk_through_memory_folds_instead_of_growing():
+    # `*slot = *slot + 8` (what va_arg and iterators compile to) walks an array.
+    m = module_from_ir("""
+define double @f(ptr %slot, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %acc = phi double [ 0.0, %entry ], [ %acc.next, %loop ]
+  %p = load ptr, ptr %slot
+  %x = load double, ptr %p
+  %p.next = getelementptr i8, ptr %p, i64 8
+  store ptr %p.next, ptr %slot
+  %acc.next = fadd double %acc, %x
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret double %acc.next
+}
+""")
+    res, f = analyze(m, "f")
+    assert str(res.tree_of(f.args[0])) == "{[-1]:Pointer, [-1,0]:Pointer, [-1,0,-1]:Float@double}"
+    assert not res._state.saturated
+
+
+def test_best_so_far_select_walks_with_the_array_stride():
+    # max_element over struct { double key; double val; int tag; } (24 bytes)
+    m = module_from_c("""
+struct S { double key, val; int tag; };
+__attribute__((noinline)) struct S *best(struct S *a, struct S *end) {
+  struct S *b = a;
+  for (struct S *p = a + 1; p != end; ++p) if (p->key > b->key) b = p;
+  return b;
+}
+double use(struct S *a, struct S *end) { struct S *b = best(a, end); return b->val * b->tag; }
+""")
+    ta = TypeAnalysis(m)
+    use = m.functions["use"]
+    res = ta.analyze(use)
+    tree = res.tree_of(use.args[0])
+    assert tree[(-1, 0)] == DOUBLE and tree[(-1, 8)] == DOUBLE and tree[(-1, 16)] == INTEGER
+    inner = res.callee_results(calls_to(use, "best")[0])
+    assert not inner._state.saturated       # converged, not cut off
+    param = inner.tree_of(m.functions["best"].args[0])
+    assert param[(-1, 24)] == DOUBLE        # a + 1 has the same layout
+    assert all(t != CONFLICT for t in (param[p] for p in param))
+
+
+def test_many_calling_contexts_share_one_summary():
+    calls = "\n".join(f"  t += get(a + {k}, {k});" for k in range(8))
+    m = module_from_c(f"""
+__attribute__((noinline)) double get(double *p, int i) {{ return p[i]; }}
+double use(double *a) {{
+  double t = 0;
+{calls}
+  return t;
+}}
+""")
+    ta = TypeAnalysis(m)
+    use = m.functions["use"]
+    res = ta.analyze(use)
+    assert str(res.tree_of(use.args[0])) == "{[-1]:Pointer, [-1,-1]:Float@double}"
+    for call in calls_to(use, "get"):
+        assert str(res.callee_results(call).ret_tree) == "{[-1]:Float@double}"
