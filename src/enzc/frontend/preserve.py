@@ -13,8 +13,13 @@ registrations (almost all) pay nothing but a byte search.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from enzc.ad.markers import FUNCTION_LIKE, INACTIVE_FN, REGISTER_GRADIENT, functions_to_keep
 from enzc.lto import irmodule
+
+if TYPE_CHECKING:
+    from llvmlite.binding import ModuleRef
 
 _MARKS = tuple(m.encode() for m in (REGISTER_GRADIENT, INACTIVE_FN, FUNCTION_LIKE))
 
@@ -38,16 +43,22 @@ def optimize_keeping_registered(bitcode_path: str, label: str) -> None:
         data = f.read()
     with irmodule.LLVM_LOCK:
         module = irmodule.parse_module(data, label)
-        globals_text = [(gv.name, str(gv)) for gv in module.global_variables if gv.name.startswith("__enzyme_")]
-        for name in functions_to_keep(globals_text):
-            try:
-                fn = module.get_function(name)
-            except NameError:
-                continue
-            attrs = set(next(iter(fn.attributes), b"").split())
-            if b"alwaysinline" not in attrs:
-                fn.add_function_attribute("noinline")
+        mark_registered_noinline(module)
         run_o2_star(module)
         out = module.as_bitcode()
     with open(bitcode_path, "wb") as f:
         f.write(out)
+
+
+def mark_registered_noinline(module: ModuleRef) -> None:
+    """Add `noinline` to the functions the module's registrations name (the merged
+    module gets this too: IR inputs and objects built elsewhere skip the frontend)."""
+    globals_text = [(gv.name, str(gv)) for gv in module.global_variables if gv.name.startswith("__enzyme_")]
+    for name in functions_to_keep(globals_text):
+        try:
+            fn = module.get_function(name)
+        except NameError:
+            continue
+        attrs = set(next(iter(fn.attributes), b"").split())
+        if b"alwaysinline" not in attrs and b"noinline" not in attrs:
+            fn.add_function_attribute("noinline")
