@@ -309,3 +309,19 @@ def test_escape_analysis_of_allocations() -> None:
     assert not may_escape(calls["node"])
     assert may_escape(calls["kept"])  # handed to an unknown function
     assert may_escape(calls["out1"])  # stored into the caller's memory
+
+
+def test_pointer_copied_out_through_a_local_struct_escapes() -> None:
+    fn = parse_module(HEAD + """
+declare ptr @malloc(i64)
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+define void @f(ptr %out) {
+  %holder = alloca { ptr, i64 }
+  %block = call ptr @malloc(i64 8)
+  store ptr %block, ptr %holder
+  call void @llvm.memcpy.p0.p0.i64(ptr %out, ptr %holder, i64 16, i1 false)
+  ret void
+}
+""").functions["f"]
+    block = next(i for i in fn.instructions() if i.name == "block")
+    assert may_escape(block)

@@ -31,6 +31,7 @@ from enzc.ir.instructions import (
     Freeze,
     GetElementPtr,
     Instruction,
+    Invoke,
     Load,
     Phi,
     Ret,
@@ -196,13 +197,28 @@ def may_escape(alloc: Instruction, _assumed: set[int] | None = None) -> bool:
                 return True
             if isinstance(user, (GetElementPtr, Cast, Freeze, Phi, Select)) and isinstance(user.type.scalar, PointerType):
                 work.append(user)
-        if not work and len(holders) != scanned_holders and fn is not None:
+        while not work and len(holders) != scanned_holders and fn is not None:
             scanned_holders = len(holders)
             for inst in fn.instructions():
                 if isinstance(inst, Load) and isinstance(inst.type, PointerType) and id(inst) not in tainted:
                     if any(id(s) in holders for s in local_roots(inst.ptr)):
                         work.append(inst)
+                elif _copies_from(inst, holders):  # the pointer moves on with the bytes holding it
+                    for h in pointer_sources(inst.args[0]):  # type: ignore[attr-defined]
+                        if not (isinstance(h, Alloca) or is_allocation(h)):
+                            return True
+                        holders.add(id(h))
     return False
+
+
+def _copies_from(inst: Instruction, holders: set[int]) -> bool:
+    """A memcpy/memmove whose source may be one of `holders`."""
+    if not isinstance(inst, CallBase) or inst.called_function is None or len(inst.args) < 3:
+        return False
+    name = inst.called_function.name or ""
+    if not (name.startswith(("llvm.memcpy.", "llvm.memmove.")) or name in ("memcpy", "memmove")):
+        return False
+    return any(id(s) in holders for s in pointer_sources(inst.args[1]))
 
 
 def _use_escapes(user: Value, v: Value, alloc: Instruction, assumed: set[int], holders: set[int]) -> bool:
@@ -237,7 +253,14 @@ def shadow_allocation(gu: GradientUtils, orig: CallBase, new: Instruction, name:
     alloc = allocator_of(orig)
     assert alloc is not None
     b = IRBuilder()
-    b.position_after(new)
+    if isinstance(new, Invoke):  # C++ `new` with cleanups to run if it throws
+        normal = new.normal_dest
+        if len(normal.predecessors) != 1:
+            raise gu.error(orig, "cannot place the shadow of an allocation whose normal successor is reached "
+                                 "from elsewhere too", "compile with -fno-exceptions")
+        b.position_after_phis(normal)
+    else:
+        b.position_after(new)
     size = _byte_count(b, [gu.new_value(orig.args[i]) for i in alloc.size_args])
     if alloc.moves_from is not None:
         old = gu.shadow(orig.args[alloc.moves_from])
