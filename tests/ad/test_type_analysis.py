@@ -499,3 +499,23 @@ double use(double *a) {{
     assert str(res.tree_of(use.args[0])) == "{[-1]:Pointer, [-1,-1]:Float@double}"
     for call in calls_to(use, "get"):
         assert str(res.callee_results(call).ret_tree) == "{[-1]:Float@double}"
+
+
+def test_argument_trees_carry_the_call_site_context():
+    m = module_from_c("""
+#include <stdlib.h>
+extern double __enzyme_autodiff(void *, ...);
+double f(void *p) { return *(double *)p; }
+double g(int n) {
+  double *x = malloc(n * sizeof(double));
+  for (int i = 0; i < n; i++) x[i] = i;
+  return __enzyme_autodiff((void *)f, x);
+}
+""")
+    ta = TypeAnalysis(m)
+    g = m.functions["g"]
+    call = calls_to(g, "__enzyme_autodiff")[0]
+    trees = ta.argument_trees(g, [call.args[1]])
+    assert str(trees[0]) == "{[-1]:Pointer, [-1,-1]:Float@double}"
+    f = m.functions["f"]
+    assert str(ta.analyze(f, trees).tree_of(f.args[0])) == "{[-1]:Pointer, [-1,-1]:Float@double}"

@@ -126,6 +126,13 @@ class TypeAnalysis:
             self._cache[key] = results
         return results
 
+    def argument_trees(self, caller: Function, values: list[Value]) -> list[TypeTree]:
+        """The trees `values` have in `caller` (analysed without a context): what
+        the call site of `__enzyme_autodiff(f, ...)` says about `f`'s arguments,
+        to pass as `arg_trees` when analysing `f`."""
+        results = self.analyze(caller)
+        return [results.tree_of(v) for v in values]
+
     def _analyze_summary(self, fn: Function, args: list[TypeTree], ret: TypeTree) -> TypeResults:
         """A function asked for in more than `MAX_CONTEXTS` contexts gets one state
         for all further ones: each request joins its context in and resumes the
