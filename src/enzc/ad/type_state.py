@@ -81,9 +81,9 @@ class FunctionState:
         self._ret_insts = [i for b in fn.blocks for i in b.instructions if isinstance(i, Ret)]
         self.budget = _BUDGET_PER_INSTRUCTION * sum(len(b.instructions) for b in fn.blocks) + _BUDGET_BASE
         """Rule applications before trees stop taking new paths (see `frozen`)."""
-        self.growth: dict[Value, int] = {}
+        self.growth: dict[object, int] = {}
         """How often each value's tree gained new paths."""
-        self.saturated: set[Value] = set()
+        self.saturated: set[object] = set()
         """Values that gained new paths `_GROWTH_LIMIT` times: from then on only their
         existing paths may change. Stops growth no rule anticipated (a pointer walk
         through memory shifting a pointee again and again) at the price of facts."""
@@ -135,19 +135,9 @@ class FunctionState:
         old = self.trees.get(v)
         if old is None:
             old = self._seed(v)
-        if self.frozen or v in self.saturated:
-            tree = TypeTree({p: t for p, t in tree.items() if p in old})
-        new = old.join(tree)
-        size = self.size(v)
-        if size:
-            new = new.canonicalize(size)
-        if new == old:
+        new = self._grow(v, old, tree, self.size(v))
+        if new is old:
             return
-        if any(p not in old for p in new):
-            grown = self.growth.get(v, 0) + 1
-            self.growth[v] = grown
-            if grown >= _GROWTH_LIMIT:
-                self.saturated.add(v)
         self.trees[v] = new
         if isinstance(v, ConstantExpr):
             self.analysis.constant_expr_backward(self, v, new)
@@ -158,6 +148,31 @@ class FunctionState:
             self.version += 1
         for user in self._ce_users.get(v, ()):
             self.push(user)
+
+    def _grow(self, key: object, old: TypeTree, tree: TypeTree, size: int | None) -> TypeTree:
+        """`old` joined with `tree` (canonical for `size` bytes), or `old` itself if
+        nothing changed. Trees only ever grow: a join whose result had to shed
+        entries (`MAX_ENTRIES`) would lose facts, so the value is saturated instead
+        and keeps its paths, as after `_GROWTH_LIMIT` growths or the budget."""
+        for attempt in range(2):
+            if self.frozen or key in self.saturated:
+                tree = TypeTree({p: t for p, t in tree.items() if p in old})
+            new = old.join(tree)
+            if size:
+                new = new.canonicalize(size)
+            if new == old:
+                return old
+            if new.includes(old):
+                break
+            self.saturated.add(key)
+        else:
+            return old
+        if any(p not in old for p in new):
+            grown = self.growth.get(key, 0) + 1
+            self.growth[key] = grown
+            if grown >= _GROWTH_LIMIT:
+                self.saturated.add(key)
+        return new
 
     def update_memory(self, ptr: Value, memory: TypeTree) -> None:
         """Join facts about the memory `ptr` points to."""
@@ -170,11 +185,8 @@ class FunctionState:
         return tree.data0()
 
     def update_ret(self, tree: TypeTree) -> None:
-        new = self.ret_tree.join(tree)
-        size = self.seeds.size(self.fn.return_type)
-        if size:
-            new = new.canonicalize(size)
-        if new != self.ret_tree:
+        new = self._grow("ret", self.ret_tree, tree, self.seeds.size(self.fn.return_type))
+        if new is not self.ret_tree:
             self.ret_tree = new
             self.version += 1
             for r in self._ret_insts:
