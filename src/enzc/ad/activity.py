@@ -233,6 +233,9 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                             new_shadow = True
                         elif carries_float(inst.type):
                             new_varied = True
+                case Ret() if act.active_return and inst.value is not None \
+                        and isinstance(inst.value.type, PointerType):
+                    changed |= _shadow_roots(shadowed, inst.value)  # a returned shadow (split mode)
                 case Store():
                     if inst.value in varied or inst.value in shadowed:
                         changed |= _shadow_roots(shadowed, inst.ptr)

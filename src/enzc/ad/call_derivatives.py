@@ -73,7 +73,8 @@ def callee_signature(gu: GradientUtils, call: CallBase) -> Signature:
             args.append(ArgActivity.OUT)
         else:
             args.append(ArgActivity.CONST)
-    return Signature(tuple(args), gu.has_adjoint(call), _stable_args(gu, call))
+    shadow_return = isinstance(call.type, PointerType) and gu.activity.has_shadow(call)
+    return Signature(tuple(args), gu.has_adjoint(call) or shadow_return, _stable_args(gu, call))
 
 
 def _stable_args(gu: GradientUtils, call: CallBase) -> frozenset[int]:
@@ -104,7 +105,6 @@ def forward_call(gu: GradientUtils, call: CallBase) -> None:
     if fn.function_type.vararg:
         raise gu.error(call, f"cannot differentiate a call to the variadic function '{fn.name}'",
                        HINT.format(name=fn.name))
-    _check_shadow_return(gu, call, f"'{fn.name}'")
     sig = callee_signature(gu, call)
     split = gu.derivatives.split(fn, sig)
     b = _builder_at(gu, call)
@@ -117,7 +117,6 @@ def _forward_indirect(gu: GradientUtils, call: CallBase) -> None:
     from enzc.ad.fnptr import candidates, shadow_of_pointer
     from enzc.ad.split_mode import augmented_type, reverse_type
 
-    _check_shadow_return(gu, call, "an indirect callee")
     sig = callee_signature(gu, call)
     assert gu.derivatives is not None
     defined, external = candidates(gu.module, call)
@@ -170,18 +169,14 @@ def _finish_forward(gu: GradientUtils, call: CallBase, result: Value, rec: CallR
     else:
         rec.tape = b.extract_value(result, 0, f"{label}.tape")
         primal = b.extract_value(result, 1, label if call.name is None else "")
+        if len(result.type.elements) == 3:  # type: ignore[attr-defined]
+            gu.shadows[call] = b.extract_value(result, 2, f"{label}'")
         nc.replace_all_uses_with(primal)
         result = primal
     gu.value_map[call] = result
     gu.original_of[result] = call
     nc.erase()
     gu.call_records[call] = rec
-
-
-def _check_shadow_return(gu: GradientUtils, call: CallBase, shown: str) -> None:
-    if isinstance(call.type, PointerType) and gu.activity.has_shadow(call):
-        raise gu.error(call, f"the call to {shown} returns a pointer into active memory "
-                             "(shadow returns are not supported yet)", HINT.format(name=shown.strip("'")))
 
 
 def reverse_call(gu: GradientUtils, call: CallBase) -> bool:
@@ -199,7 +194,7 @@ def reverse_call(gu: GradientUtils, call: CallBase) -> bool:
         args.append(gu.lookup(gu.new_value(a)))
         if cls.has_shadow:
             args.append(gu.lookup(gu.shadow(a)))
-    if sig.active_return:
+    if sig.active_return and not isinstance(call.type, PointerType):
         args.append(gu.take_adjoint(call))
     args.append(gu.lookup(rec.tape))
     callee = rec.reverse

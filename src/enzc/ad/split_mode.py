@@ -41,7 +41,7 @@ from enzc.ir.builder import IRBuilder, forget_names, get_or_insert_function, new
 from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import Alloca, Br, Instruction, Ret, Store
 from enzc.ir.module import BasicBlock, Function, Module
-from enzc.ir.types import I8, I32, I64, PTR, VOID, ArrayType, FunctionType, StructType, Type
+from enzc.ir.types import I8, I32, I64, PTR, VOID, ArrayType, FunctionType, PointerType, StructType, Type
 from enzc.ir.values import Constant, ConstantInt, Value
 
 if TYPE_CHECKING:
@@ -63,7 +63,11 @@ def augmented_type(fn: Function, sig: Signature) -> FunctionType:
 
     params = gradient_type(fn, sig).params
     ret = fn.function_type.ret
-    return FunctionType(PTR if ret == VOID else StructType((PTR, ret)), params)
+    if ret == VOID:
+        return FunctionType(PTR, params)
+    if sig.active_return and isinstance(ret, PointerType):
+        return FunctionType(StructType((PTR, ret, ret)), params)  # {tape, result, shadow of result}
+    return FunctionType(StructType((PTR, ret)), params)
 
 
 def reverse_type(fn: Function, sig: Signature) -> FunctionType:
@@ -96,11 +100,12 @@ def build_split(derivatives: DerivativeCache, split: SplitDerivative) -> None:
 class _Cut:
     """Moves the blocks of the combined function `g` into the augmented/reverse pair."""
 
-    def __init__(self, module: Module, layout, g: Function, returns: list[tuple[BasicBlock, Value | None]],
+    def __init__(self, module: Module, layout, g: Function,
+                 returns: list[tuple[BasicBlock, Value | None, Value | None]],
                  split: SplitDerivative) -> None:
         self.module, self.layout, self.g, self.split = module, layout, g, split
         self.returns = returns
-        seeds = [b.terminator.successors[0] for b, _ in returns]  # type: ignore[union-attr]
+        seeds = [b.terminator.successors[0] for b, _, _ in returns]  # type: ignore[union-attr]
         self.forward = _reachable(g.entry, set(seeds))
         self.reverse_blocks = [b for b in g.blocks if b not in self.forward]
         self.seeds = seeds
@@ -190,7 +195,7 @@ class _Cut:
             addr = b.gep(tape_type, tape, [0, offsets[k]], (alloca.name or "local") + ".tape")
             _replace_uses_in(alloca, addr, self.forward)
         ret_type = aug.function_type.ret
-        for index, (block, value) in enumerate(self.returns):
+        for index, (block, value, shadow) in enumerate(self.returns):
             term = block.terminator
             assert isinstance(term, Br)
             b.position_before(term)
@@ -203,8 +208,11 @@ class _Cut:
                 b.ret(tape)
             else:
                 agg = b.insert_value(b.const_undef(ret_type), tape, 0, "aug.tape")
-                b.ret(b.insert_value(agg, value if value is not None else b.const_undef(ret_type.elements[1]),  # type: ignore[attr-defined]
-                                     1, "aug.ret"))
+                agg = b.insert_value(agg, value if value is not None else b.const_undef(ret_type.elements[1]),  # type: ignore[attr-defined]
+                                     1, "aug.ret")
+                if len(ret_type.elements) == 3:  # type: ignore[attr-defined]
+                    agg = b.insert_value(agg, shadow if shadow is not None else b.const_null(PTR), 2, "aug.shadow")
+                b.ret(agg)
             term.erase()
 
     # -- the reverse ----------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from enzc.ir.datalayout import DataLayout
 from enzc.ir.instructions import Br, CallBase, Phi, Ret, Store, Switch, Unreachable
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.transforms import clone_into
-from enzc.ir.types import VOID, FloatType, FunctionType, StructType, Type
+from enzc.ir.types import VOID, FloatType, FunctionType, PointerType, StructType, Type
 from enzc.ir.values import ConstantInt, Value, const_fp
 
 from enzc.ad.activity import Activity, ArgActivity, analyze
@@ -73,8 +73,9 @@ class Derivative:
     activity: Activity
     out_types: list[Type]
     caches: int = 0
-    returns: list[tuple[BasicBlock, Value | None]] = field(default_factory=list)
-    """Split mode: each forward block that ended in a `ret`, with the returned value."""
+    returns: list[tuple[BasicBlock, Value | None, Value | None]] = field(default_factory=list)
+    """Split mode: each forward block that ended in a `ret`, with the returned value
+    and, for an active pointer return, its shadow."""
     cache_allocations: list[CacheAllocation] = field(default_factory=list)
     """What `--enzc-print-cache` reports (`cache_report`)."""
 
@@ -91,8 +92,8 @@ def gradient_type(fn: Function, sig: Signature, split: bool = False) -> Function
         params.append(t)
         if a.has_shadow:
             params.append(t)
-    if split and sig.active_return:
-        params.append(fn.function_type.ret)
+    if split and sig.active_return and not isinstance(fn.function_type.ret, PointerType):
+        params.append(fn.function_type.ret)  # (an active pointer return has a shadow instead)
     outs = out_types(fn, sig)
     ret: Type = VOID if not outs else outs[0] if len(outs) == 1 else StructType(tuple(outs))
     return FunctionType(ret, tuple(params))
@@ -155,6 +156,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
                                     lambda: analyze(original, sig.args, sig.active_return, module))
     g = module.add_function(f"{'split' if split else 'diffe'}_{fn.name}", gradient_type(fn, sig, split))
     g.linkage.words = ["internal"]
+    g.header_suffix = [w for w in fn.header_suffix if w.startswith("personality")]  # landing pads need it
     value_map: dict[Value, Value] = {}
     shadow_args: dict[Value, Value] = {}
     it = iter(g.args)
@@ -181,7 +183,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
             check_store_forward(gu, inst)
         elif isinstance(inst, CallBase):
             forward_call(gu, inst)
-    d_return = g.args[-1] if split and sig.active_return else None
+    d_return = g.args[-1] if len(g.args) > len(fn.args) + sum(a.has_shadow for a in sig.args) else None
     if d_return is not None:
         d_return.name = "d_return"
     rv = _Reverse(gu, sig, d_return)
@@ -217,7 +219,7 @@ class _Reverse:
         self.sig = sig
         self.d_return = d_return
         """Split mode: the seed of the return adjoint (a parameter, not 1.0)."""
-        self.returns: list[tuple[BasicBlock, Value | None]] = []
+        self.returns: list[tuple[BasicBlock, Value | None, Value | None]] = []
         self.rev: dict[BasicBlock, BasicBlock] = {}
         self.live = _reaches_return(gu.original)
 
@@ -245,7 +247,9 @@ class _Reverse:
         b = gu.b
         b.position_before(ret)
         if gu.split:
-            self.returns.append((ret.parent, ret.value))  # type: ignore[arg-type]
+            shadow = gu.shadow(value) if self.sig.active_return and value is not None \
+                and isinstance(value.type, PointerType) else None
+            self.returns.append((ret.parent, ret.value, shadow))  # type: ignore[arg-type]
             seed_block = new_block(gu.new, f"seed.{gu.label(block)}")
             b.br(seed_block)
             ret.erase()
