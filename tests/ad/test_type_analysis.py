@@ -519,3 +519,56 @@ double g(int n) {
     assert str(trees[0]) == "{[-1]:Pointer, [-1,-1]:Float@double}"
     f = m.functions["f"]
     assert str(ta.analyze(f, trees).tree_of(f.args[0])) == "{[-1]:Pointer, [-1,-1]:Float@double}"
+
+
+def test_realloc_keeps_the_contents_and_memset_claims_nothing():
+    m = module_from_ir("""
+declare ptr @realloc(ptr, i64)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+define double @f(ptr %old, i64 %n, ptr %z) {
+  %new = call ptr @realloc(ptr %old, i64 %n)
+  %x = load double, ptr %new
+  call void @llvm.memset.p0.i64(ptr %z, i8 0, i64 %n, i1 false)
+  ret double %x
+}
+""")
+    res, f = analyze(m, "f")
+    assert str(res.tree_of(f.args[0])) == "{[-1]:Pointer, [-1,0]:Float@double}"
+    assert str(res.tree_of(f.args[1])) == "{[-1]:Integer}"
+    assert str(res.tree_of(f.args[2])) == "{[-1]:Pointer}"
+
+
+def test_atomics_move_the_memory_type():
+    m = module_from_ir("""
+define double @f(ptr %p, ptr %q, double %v) {
+  %old = atomicrmw fadd ptr %p, double %v seq_cst
+  %pair = cmpxchg ptr %q, i64 0, i64 1 seq_cst seq_cst
+  %n = extractvalue { i64, i1 } %pair, 0
+  %k = mul i64 %n, 2
+  ret double %old
+}
+""")
+    res, f = analyze(m, "f")
+    assert str(res.tree_of(f.args[0])) == "{[-1]:Pointer, [-1,0]:Float@double}"
+    assert res.query_memory(f.args[1], 0, 8) == INTEGER
+
+
+def test_two_float_kinds_in_the_same_bytes_conflict():
+    m = module_from_ir("""
+define float @f(ptr %p) {
+  %d = load double, ptr %p
+  %s = load float, ptr %p
+  ret float %s
+}
+""")
+    res, f = analyze(m, "f")
+    assert str(res.tree_of(f.args[0])) == "{[-1]:Pointer, [-1,0]:Conflict}"
+    with pytest.raises(TypeConflictError, match="conflicting types"):
+        res.float_kind_at(f.args[0])
+
+
+def test_pointer_to_pointer_tbaa():
+    m = module_from_c("double g(double **pp, int i) { return pp[i][0]; }", "-O2")
+    res, g = analyze(m, "g")
+    tree = res.tree_of(g.args[0])
+    assert tree[(-1, -1)] == POINTER and tree[(-1, -1, 0)] == DOUBLE

@@ -46,14 +46,17 @@ _INT = TypeTree.scalar(INTEGER)
 
 
 def apply_rule(s: FunctionState, inst: Instruction) -> None:
-    rule = _RULES.get(type(inst))
-    if rule is None:
-        for cls, r in _RULES.items():
-            if isinstance(inst, cls):
-                rule = r
-                break
+    cls = type(inst)
+    rule = _BY_CLASS.get(cls, _MISSING)
+    if rule is _MISSING:
+        rule = _BY_CLASS[cls] = next((r for base, r in _RULES.items() if issubclass(cls, base)), None)
     if rule is not None:
         rule(s, inst)
+
+
+_MISSING = object()
+_BY_CLASS: dict[type, object] = {}
+"""Rule per concrete instruction class (subclasses resolved once)."""
 
 
 def base_of(tree: TypeTree) -> BaseType:
