@@ -36,7 +36,7 @@ from enzc.ir.instructions import (
     Switch,
 )
 from enzc.ir.types import FloatType, IntType, PointerType, VectorType
-from enzc.ir.values import Argument, Constant, ConstantInt, ConstantSplat, Value
+from enzc.ir.values import Constant, ConstantInt, ConstantSplat, Value
 
 from enzc.ad.type_offsets import gep_offset, multiple_of
 from enzc.ad.type_state import FunctionState

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Iterable
 from enzc.ir.datalayout import DataLayoutError
 from enzc.ir.instructions import Instruction, Ret
 from enzc.ir.module import Function, GlobalVariable
-from enzc.ir.types import ArrayType, NamedStructType, PointerType, StructType, VectorType, VoidType
+from enzc.ir.types import ArrayType, NamedStructType, StructType, VectorType
 from enzc.ir.values import (
     Argument,
     Constant,

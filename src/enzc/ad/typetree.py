@@ -152,11 +152,6 @@ DOUBLE = _FLOATS["double"]
 FLOAT = _FLOATS["float"]
 
 
-def _matches(general: Path, path: Path) -> bool:
-    """Whether `general` (which may hold -1s) covers the same-length `path`."""
-    return all(g == -1 or g == p for g, p in zip(general, path))
-
-
 def _normalize(entries: dict[Path, BaseType]) -> dict[Path, BaseType]:
     """The canonical form of a path map (see the module docstring)."""
     out: dict[Path, BaseType] = {}
