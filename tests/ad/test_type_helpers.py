@@ -5,12 +5,7 @@ from __future__ import annotations
 import subprocess
 
 from enzc.ad.type_analysis import TypeAnalysis, TypeResults
-from enzc.ir import Function, Module
-
-try:
-    from enzc.ir import parse_module
-except ImportError:  # the parser package exports it once its first version is in
-    from enzc.ir.parser import parse_module
+from enzc.ir import Function, Module, parse_module
 
 DATALAYOUT = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 
