@@ -20,26 +20,15 @@ def escape_bytes(data: bytes) -> str:
     return "".join(out)
 
 
+_ESCAPE = re.compile(rb"\\(\\|[0-9A-Fa-f]{2})")
+
+
 def unescape(text: str) -> bytes:
     """Inverse of `escape_bytes` for the body of a quoted LLVM string."""
-    raw = text.encode("utf-8")
-    out = bytearray()
-    i = 0
-    while i < len(raw):
-        c = raw[i]
-        if c == 0x5C and i + 1 < len(raw):
-            if raw[i + 1] == 0x5C:
-                out.append(0x5C)
-                i += 2
-                continue
-            hexpart = raw[i + 1 : i + 3]
-            if len(hexpart) == 2 and all(chr(h) in "0123456789abcdefABCDEF" for h in hexpart):
-                out.append(int(hexpart, 16))
-                i += 3
-                continue
-        out.append(c)
-        i += 1
-    return bytes(out)
+    raw = text.encode("utf-8", "surrogateescape")
+    if b"\\" not in raw:
+        return raw
+    return _ESCAPE.sub(lambda m: b"\\" if m.group(1) == b"\\" else bytes([int(m.group(1), 16)]), raw)
 
 
 def _ident(name: str) -> str:
