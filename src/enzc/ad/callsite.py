@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from enzc.ir.builder import IRBuilder
-from enzc.ir.instructions import CallBase, Cast, Instruction, Load
+from enzc.ir.instructions import CallBase, Cast, Instruction, Invoke, Load
 from enzc.ir.metadata import MDString
 from enzc.ir.module import Alias, Function, GlobalVariable, Module
 from enzc.ir.types import I8, ArrayType, FloatType, IntType, PointerType, Type
@@ -171,6 +171,10 @@ class CallSiteLowering:
             self._store_struct(b, outs, result, entry.sret)
         elif call.type.is_first_class and call.uses:
             call.replace_all_uses_with(self._coerce(b, outs, result, call.type))
+        if isinstance(call, Invoke):  # C++ with exceptions: the derivative does not unwind
+            for phi in call.unwind_dest.phis:
+                phi.remove_incoming(call.parent)  # type: ignore[arg-type]
+            b.br(call.normal_dest)
         call.erase()
 
     def _layout_offsets(self, outs: list[Type]) -> list[int]:
