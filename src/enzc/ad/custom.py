@@ -174,6 +174,10 @@ def forward_custom_call(gu: GradientUtils, call: CallBase) -> None:
     shape = shape_of(gu, call)
     new_call = gu.new_value(call)
     assert isinstance(new_call, CallBase)
+    if new_call.is_terminator:
+        raise gu.error(call, f"cannot use the custom derivative of '{shape.primal.name}' at an invoke "
+                             "(a call that may throw into a C++ handler)",
+                       "compile with -fno-exceptions, or call it where no cleanup is pending")
     b = IRBuilder()
     b.position_before(new_call)
     args: list[Value] = []

@@ -414,6 +414,7 @@ HANDLERS: dict[str, Handler] = {
     "load": _load,
     "store": _store,
     "call": _call,
+    "invoke": _call,  # allocations (C++ `new` with cleanups); other active invokes are rejected there
     "getelementptr": _nothing,
     "alloca": _nothing,
     "ret": _nothing,
