@@ -38,7 +38,6 @@ from enzc.ir.values import ConstantAggregate, ConstantInt, Value
 if TYPE_CHECKING:
     from enzc.ad.gradient_utils import GradientUtils
     from enzc.ad.split_mode import SplitDerivative
-    from enzc.ad.synthesis import Signature
 
 PAIR = StructType((PTR, PTR))
 """`{augmented, reverse}`: the shadow of a function."""
@@ -109,29 +108,22 @@ def pair_global(module: Module, split: SplitDerivative) -> GlobalVariable:
     return got
 
 
-def shadow_of_pointer(gu: GradientUtils, b: IRBuilder, fp: Value, targets: list[tuple[Function, SplitDerivative]],
-                      sig: Signature) -> Value:
+def shadow_of_pointer(gu: GradientUtils, b: IRBuilder, fp: Value,
+                      targets: list[tuple[Function, SplitDerivative]]) -> Value:
     """Forward code: the pair of the function `fp` points to (a trap pair if none)."""
     module = gu.module
-    shadow: Value = _unknown_pair(module, targets[0][1] if targets else None, sig, fp.type)
+    shadow: Value = _unknown_pair(module, targets[0][1])
     for fn, split in reversed(targets):
         hit = b.icmp("eq", fp, fn, "fp.is")
         shadow = b.select(hit, pair_global(module, split), shadow, "fp.shadow")
     return shadow
 
 
-def _unknown_pair(module: Module, like: SplitDerivative | None, sig: Signature, _ty) -> Value:
-    """A pair whose functions report an unknown target and abort."""
-    if like is None:
-        return _trap_global(module, None, None)
-    return _trap_global(module, like.augmented.function_type, like.reverse.function_type)
-
-
-def _trap_global(module: Module, aug: FunctionType | None, rev: FunctionType | None) -> GlobalVariable:
-    key = f"__enzc_unknown_target.{len([g for g in module.globals if g.startswith('__enzc_unknown_target')])}"
-    fa = _trap_function(module, aug or FunctionType(VOID, ()))
-    fr = _trap_function(module, rev or FunctionType(VOID, ()))
-    gv = module.add_global(key, PAIR, ConstantAggregate(PAIR, [fa, fr]), constant=True)
+def _unknown_pair(module: Module, like: SplitDerivative) -> GlobalVariable:
+    """A pair of the types of `like` whose functions report an unknown target and abort."""
+    fa = _trap_function(module, like.augmented.function_type)
+    fr = _trap_function(module, like.reverse.function_type)
+    gv = module.add_global("__enzc_unknown_target.pair", PAIR, ConstantAggregate(PAIR, [fa, fr]), constant=True)
     gv.linkage.words = ["internal"]
     return gv
 
