@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from jitrun import HEAD, D, I64, P, compile_ir, doubles, function
+from jitrun import HEAD, I64, P, compile_ir, doubles, function
 
 from enzc.ad import ADError, run_ad_stage
 from enzc.ad.heap import may_escape

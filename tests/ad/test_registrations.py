@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from jitrun import HEAD, D, P, compile_ir, doubles, function
+from jitrun import HEAD, D, compile_ir, function
 
 from enzc.ad import ADError, run_ad_stage
 from enzc.ad.markers import apply_registrations, functions_to_keep

@@ -29,7 +29,7 @@ from enzc.ir.module import Function, Module
 from enzc.ir.types import VOID, FloatType, PointerType, StructType, Type, VectorType
 from enzc.ir.values import ConstantSimple, Value
 
-from enzc.ad.globals_shadow import _resolve
+from enzc.ad.globals_shadow import resolve_metadata
 from enzc.ad.markers import AUGMENT_KIND, GRADIENT_KIND
 
 if TYPE_CHECKING:
@@ -69,10 +69,10 @@ def custom_functions(module: Module, fn: Function) -> tuple[Function, Function] 
     """The (augmented, gradient) pair the metadata on `fn` names, if both are there."""
     found = []
     for kind in (AUGMENT_KIND, GRADIENT_KIND):
-        node = _resolve(module, fn.metadata.get(kind))
+        node = resolve_metadata(module, fn.metadata.get(kind))
         target = None
         if isinstance(node, MDTuple) and node.operands:
-            first = _resolve(module, node.operands[0])
+            first = resolve_metadata(module, node.operands[0])
             if isinstance(first, MDValue) and isinstance(first.value, Function):
                 target = first.value
         found.append(target)

@@ -24,7 +24,8 @@ SHADOW_KIND = "enzyme_shadow"
 INACTIVE_KIND = "enzyme_inactive"
 
 
-def _resolve(module: Module, md: Metadata | None) -> Metadata | None:
+def resolve_metadata(module: Module, md: Metadata | None) -> Metadata | None:
+    """Follow `!N` references to the node they name."""
     for _ in range(8):
         if isinstance(md, MDRef):
             md = module.metadata.get(md.id)
@@ -37,9 +38,9 @@ def shadow_of_global(module: Module, gv: GlobalValue) -> GlobalValue | None:
     """The shadow `!enzyme_shadow` names for `gv`, if any."""
     if not isinstance(gv, GlobalVariable):
         return None
-    node = _resolve(module, gv.metadata.get(SHADOW_KIND))
+    node = resolve_metadata(module, gv.metadata.get(SHADOW_KIND))
     if isinstance(node, MDTuple) and node.operands:
-        first = _resolve(module, node.operands[0])
+        first = resolve_metadata(module, node.operands[0])
         if isinstance(first, MDValue) and isinstance(first.value, GlobalValue):
             return first.value
     return None

@@ -55,10 +55,10 @@ def apply_registrations(module: Module) -> None:
                 _register_gradient(module, name, items)
             elif name.startswith(INACTIVE_FN):
                 for f in items:
-                    _add_attr(_function(f, name, "a function"), INACTIVE_ATTR)
+                    _add_attr(_function(f, "a function"), INACTIVE_ATTR)
             elif name.startswith(INACTIVE_GLOBAL):
                 for g in items:
-                    _mark_inactive_global(module, _global(g, name))
+                    _mark_inactive_global(module, _global(g))
             elif name.startswith(FUNCTION_LIKE):
                 _function_like(name, items)
         except ValueError as err:
@@ -115,14 +115,14 @@ def _strip(v: Value) -> Value:
     return v
 
 
-def _function(v: Value, reg: str, what: str) -> Function:
+def _function(v: Value, what: str) -> Function:
     f = _strip(v)
     if not isinstance(f, Function):
         raise ValueError(f"expected {what}, found {_describe(v)}")
     return f
 
 
-def _global(v: Value, reg: str) -> GlobalVariable:
+def _global(v: Value) -> GlobalVariable:
     g = _strip(v)
     if not isinstance(g, GlobalVariable):
         raise ValueError(f"expected the address of a global variable, found {_describe(v)}")
@@ -148,9 +148,9 @@ def _node(module: Module, values: list[GlobalValue]) -> MDRef:
 def _register_gradient(module: Module, name: str, items: list[Value]) -> None:
     if len(items) != 3:
         raise ValueError(f"expected 3 functions {{f, augmented f, reverse f}}, found {len(items)} entries")
-    f = _function(items[0], name, "the function as first entry")
-    aug = _function(items[1], name, "the augmented forward function as second entry")
-    rev = _function(items[2], name, "the reverse function as third entry")
+    f = _function(items[0], "the function as first entry")
+    aug = _function(items[1], "the augmented forward function as second entry")
+    rev = _function(items[2], "the reverse function as third entry")
     f.metadata[AUGMENT_KIND] = _node(module, [aug])
     f.metadata[GRADIENT_KIND] = _node(module, [rev])
 
@@ -163,7 +163,7 @@ def _mark_inactive_global(module: Module, g: GlobalVariable) -> None:
 def _function_like(name: str, items: list[Value]) -> None:
     if len(items) != 2:
         raise ValueError(f"expected {{function, \"name\"}}, found {len(items)} entries")
-    f = _function(items[0], name, "a function as first entry")
+    f = _function(items[0], "a function as first entry")
     like = _c_string(_strip(items[1]))
     if like is None:
         raise ValueError("the second entry must be a string literal naming a known function")
