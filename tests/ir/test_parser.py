@@ -707,3 +707,19 @@ def test_parsing_from_several_threads() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         outputs = list(pool.map(job, range(8)))
     assert outputs == [EVERYTHING if i % 2 else MORE for i in range(8)]
+
+
+def test_repeated_attachments_on_globals_and_functions() -> None:
+    """A global variable may carry several `!dbg` (and `!type`) attachments, a
+    function several `!type`; all are kept in order (simdjson at -O2 -g has them)."""
+    text = (
+        "@g = global i32 0, align 4, !type !0, !type !1\n\n"
+        "define void @f() !type !0 !type !1 {\n  ret void\n}\n\n"
+        '!0 = !{i64 0, !"a"}\n!1 = !{i64 0, !"b"}\n'
+    )
+    m = parse_module(text, lazy=False)
+    g, f = m.globals["g"], m.functions["f"]
+    assert isinstance(g.metadata["type"], MDRef) and [(k, str(v)) for k, v in g.repeated_metadata] == [("type", "!1")]
+    assert [(k, str(v)) for k, v in f.repeated_metadata] == [("type", "!1")]
+    assert print_module(m) == text
+    assemble(text)

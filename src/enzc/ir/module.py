@@ -134,6 +134,9 @@ class Function(GlobalValue):
         self.addrspace: int | None = None
         self.unnamed_addr: str | None = None
         self.metadata: dict[str, Metadata] = {}
+        self.repeated_metadata: list[tuple[str, Metadata]] = []
+        """Further attachments of a kind already in `metadata` (LLVM allows several
+        `!type` on a function), printed after those."""
         names = arg_names or [None] * len(function_type.params)
         self.args = [Argument(t, n, i) for i, (t, n) in enumerate(zip(function_type.params, names))]
         for a in self.args:
@@ -186,7 +189,8 @@ class Function(GlobalValue):
         return (
             self.name, self.function_type, tuple(self.linkage.words), self.cconv, self.ret_attrs,
             self.fn_attrs, tuple(self.header_suffix), self.addrspace, self.unnamed_addr,
-            tuple((k, str(v)) for k, v in self.metadata.items()), tuple((a.name, a.attrs) for a in self.args),
+            tuple((k, str(v)) for k, v in [*self.metadata.items(), *self.repeated_metadata]),
+            tuple((a.name, a.attrs) for a in self.args),
         )
 
     @property
@@ -244,6 +248,9 @@ class GlobalVariable(GlobalValue):
         self.suffix: list[str] = []
         """Trailing `, section "x"`, `, comdat`, `, align 8`, ... as text items."""
         self.metadata: dict[str, Metadata] = {}
+        self.repeated_metadata: list[tuple[str, Metadata]] = []
+        """Further attachments of a kind already in `metadata` (a global variable may
+        have several `!dbg` and `!type`), printed after those."""
         self.attrs: tuple[str, ...] = ()
 
     @property

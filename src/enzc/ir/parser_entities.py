@@ -57,7 +57,8 @@ class EntityCallbacks(ValueCallbacks):
             i += 1
         return words, addrspace, i
 
-    def _global_suffix(self, c: list, i: int, suffix: list[str], md: dict[str, Metadata]) -> tuple[str, ...]:
+    def _global_suffix(self, c: list, i: int, suffix: list[str], md: dict[str, Metadata],
+                       repeated: list[tuple[str, Metadata]]) -> tuple[str, ...]:
         attrs: list[str] = []
         n = len(c) - 1  # last child is END
         while i < n:
@@ -76,11 +77,10 @@ class EntityCallbacks(ValueCallbacks):
                 if ref is None and i < n and c[i] is None:
                     i += 1
             elif kind == "ATTACH":
-                md[t[t.index("!") + 1 :]] = self._md(c[i + 1])
+                _attach(md, repeated, t[t.index("!") + 1 :], self._md(c[i + 1]))
                 i += 2
             elif kind == "ATTACH_REF":
-                key, ref = attachment_ref(t)
-                md[key] = ref
+                _attach(md, repeated, *attachment_ref(t))
                 i += 1
             elif kind == "ATTRGRP":
                 attrs.append(self._text(t))
@@ -108,7 +108,7 @@ class EntityCallbacks(ValueCallbacks):
         elif not {"external", "extern_weak"} & set(words):
             raise BuildError(c[-1].pos, f"expected an initializer for '@{name}' (only external globals have none)")
         gv.addrspace = addrspace
-        gv.attrs = self._global_suffix(c, i + 3, gv.suffix, gv.metadata)
+        gv.attrs = self._global_suffix(c, i + 3, gv.suffix, gv.metadata, gv.repeated_metadata)
         self.mod.globals[name] = gv
 
     def alias_def(self, c: list) -> None:
@@ -119,7 +119,7 @@ class EntityCallbacks(ValueCallbacks):
         alias.type = target.type
         alias.linkage.words = words
         md: dict[str, Metadata] = {}
-        self._global_suffix(c, i + 3, alias.suffix, md)
+        self._global_suffix(c, i + 3, alias.suffix, md, [])
         self.mod.aliases[name] = alias
 
     def params(self, c: list) -> tuple[list, bool]:
@@ -190,7 +190,7 @@ class EntityCallbacks(ValueCallbacks):
                     fn.type = PointerType(fn.addrspace)
                 i += 2
             elif kind == "MDKIND":
-                fn.metadata[t[1:]] = self._md(c[i + 1])
+                _attach(fn.metadata, fn.repeated_metadata, t[1:], self._md(c[i + 1]))
                 i += 2
             elif t in ("unnamed_addr", "local_unnamed_addr"):
                 fn.unnamed_addr = self._text(t)
@@ -207,7 +207,7 @@ class EntityCallbacks(ValueCallbacks):
     def function_decl(self, c: list) -> None:
         fn = c[-2][0]
         for i in range(0, len(c) - 2, 2):
-            fn.metadata[c[i][1:]] = self._md(c[i + 1])
+            _attach(fn.metadata, fn.repeated_metadata, c[i][1:], self._md(c[i + 1]))
 
     def module(self, c: list) -> None:
         """The `module` rule: everything was recorded as it was reduced."""
@@ -232,6 +232,14 @@ class EntityCallbacks(ValueCallbacks):
                 gv.initializer = _substitute(gv.initializer, targets)  # type: ignore[assignment]
         for alias in self.mod.aliases.values():
             alias.target = _substitute(alias.target, targets)  # type: ignore[assignment]
+
+
+def _attach(md: dict[str, Metadata], repeated: list[tuple[str, Metadata]], kind: str, node: Metadata) -> None:
+    """Record an attachment; a second one of the same kind goes to `repeated`."""
+    if kind in md:
+        repeated.append((kind, node))
+    else:
+        md[kind] = node
 
 
 def _substitute(c: Value, targets: dict[int, GlobalValue]) -> Value:

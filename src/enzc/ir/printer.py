@@ -329,7 +329,7 @@ def _header(fn: Function, s: Slots, declaration: bool) -> str:
         args.append(_words(a.type, *a.attrs, "" if declaration else s.ref(a)))
     if fn.function_type.vararg:
         args.append("...")
-    md = " ".join(f"!{k} {s.md(v)}" for k, v in fn.metadata.items())
+    md = " ".join(f"!{k} {s.md(v)}" for k, v in [*fn.metadata.items(), *fn.repeated_metadata])
     head = ["declare", md] if declaration else ["define"]
     parts = [
         *head, *fn.linkage.words, fn.cconv or "", *fn.ret_attrs,
@@ -371,7 +371,7 @@ def _global_text(gv: GlobalVariable) -> str:
         out += " " + gv.initializer.ref()
     for item in gv.suffix:
         out += f", {item}"
-    for kind, md in gv.metadata.items():
+    for kind, md in [*gv.metadata.items(), *gv.repeated_metadata]:
         out += f", !{kind} {md}"
     if gv.attrs:
         out += " " + " ".join(gv.attrs)
