@@ -27,7 +27,8 @@ from enzc.ad.globals_shadow import base_global, is_inactive_global
 from enzc.ad.heap import reverse_allocation
 from enzc.ad.memtypes import memcpy_adjoint
 from enzc.ad.rules import emit as emit_rule
-from enzc.ad.rules import intrinsic, rule_for
+from enzc.ad.rules import PARAMS, intrinsic, rule_for
+from enzc.ad.reuse import equal_forward_call
 
 Handler = Callable[[GradientUtils, Instruction], None]
 
@@ -279,6 +280,11 @@ class _CallEnv:
 
     def result(self) -> Value:
         return fwd(self.gu, self.call)
+
+    def forward_call(self, function: str, params: tuple[str, ...]) -> Value | None:
+        args = [self.call.args[PARAMS.index(p)] for p in params]
+        found = equal_forward_call(self.gu, function, args, self.call)
+        return fwd(self.gu, found) if found is not None else None
 
 
 def _call(gu: GradientUtils, inst: Instruction) -> None:

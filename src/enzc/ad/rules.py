@@ -182,6 +182,10 @@ class EmitEnv(Protocol):
 
     def result(self) -> Value: ...
 
+    def forward_call(self, function: str, params: tuple[str, ...]) -> Value | None:
+        """The forward value of `function(params...)` if the forward pass computed it."""
+        ...
+
 
 def emit(tree: object, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) -> Value:
     """IR computing `tree` at the builder's position; numbers have type `ftype`."""
@@ -220,6 +224,9 @@ def emit(tree: object, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) 
                 return b.fcmp(pred, to_float(go(l)), to_float(go(r)), "rc")
             case Cond(cond=c, if_true=t, if_false=f):
                 return b.select(go(c), to_float(go(t)), to_float(go(f)), "rs")
+            case Fn(name=name, args=args) if all(isinstance(a, Var) and a.name in PARAMS for a in args) and (
+                    reused := env.forward_call(name, tuple(a.name for a in args))) is not None:
+                return reused
             case Fn(name=name, args=args):
                 vals = [go(args[0])] + [go(a, want_int=(name == "powi")) for a in args[1:]]
                 if name != "powi":
