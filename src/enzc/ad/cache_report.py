@@ -74,6 +74,8 @@ def _count_text(gu: GradientUtils, tc: TripCount) -> str:
                 return "?"
         return "%" + gu.label(v)
 
+    if tc.fixed is not None:
+        return f"{tc.fixed} (exit test evaluated at compile time, {'exact' if tc.exact else 'upper bound'})"
     test = "the incremented counter" if tc.on_next else "the counter"
     kind = "exact" if tc.exact else "upper bound"
     return (f"iterations from {name(tc.start)} step {tc.step} while {test} {tc.predicate} {name(tc.bound)} "

@@ -5,7 +5,9 @@ has a single exiting block whose test we understand (the reverse pass then
 recomputes the last iteration from it instead of recording it). Otherwise a
 count from one understood test that runs every iteration and ends the loop on
 its own (possibly or-ed with other conditions) is an upper bound, which is
-enough to size a cache. Counts never underestimate: without one, caches grow.
+enough to size a cache. Loops without an affine induction variable whose exit
+test is computable from constants get an exact constant count by evaluating the
+test (`tripcount_exhaustive`). Counts never underestimate: without one, caches grow.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from enzc.ir.types import I64, IntType
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.loops import Loop
+from enzc.ad.tripcount_exhaustive import exhaustive_count
 
 _SWAP = {"slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle", "ult": "ugt", "ugt": "ult",
          "ule": "uge", "uge": "ule", "eq": "eq", "ne": "ne"}
@@ -40,12 +43,26 @@ class TripCount:
     predicate: str
     """Predicate under which the loop continues, with the induction variable on the left."""
     exact: bool
+    fixed: int | None = None
+    """A constant count found by evaluating the exit test (`tripcount_exhaustive`);
+    the other fields then do not matter."""
 
-    def operands(self) -> tuple[Value, Value]:
-        return self.start, self.bound
+    def operands(self) -> tuple[Value, ...]:
+        return () if self.fixed is not None else (self.start, self.bound)
+
+    def constant(self) -> int | None:
+        """The count when it is known at compile time."""
+        if self.fixed is not None:
+            return self.fixed
+        if not (isinstance(self.start, ConstantInt) and isinstance(self.bound, ConstantInt)):
+            return None
+        return _constant_count(self)
 
     def emit(self, b: IRBuilder, value_map) -> Value:
         """i64 IR for the number of iterations; `value_map` maps operands to new values."""
+        known = self.constant()
+        if known is not None:
+            return ConstantInt(I64, known)
         start = value_map(self.start)
         bound = value_map(self.bound)
         width = start.type.bits  # type: ignore[attr-defined]
@@ -71,6 +88,39 @@ class TripCount:
         return b.add(k, ConstantInt(I64, 1), "tc")
 
 
+def _constant_count(tc: TripCount) -> int:
+    """`TripCount.emit`'s formula evaluated on constant operands."""
+    start, bound = tc.start, tc.bound
+    assert isinstance(start, ConstantInt) and isinstance(bound, ConstantInt)
+    width = start.type.bits  # type: ignore[attr-defined]
+    if tc.predicate == "ne":
+        diff = bound.value - start.value if tc.step > 0 else start.value - bound.value
+        if tc.on_next:
+            diff -= 1
+        return _wrap64(diff & ((1 << width) - 1)) + 1
+    signed = tc.predicate.startswith("s")
+    s, n = (start.value, bound.value) if signed else (start.unsigned, bound.unsigned)
+    step = abs(tc.step)
+    first = s + tc.step if tc.on_next else s
+    span = _wrap64(n - first if tc.step > 0 else first - n)
+    if tc.predicate[1:] in ("lt", "gt"):
+        k = _sdiv(span + step - 1, step)
+    else:
+        k = _sdiv(span, step) + 1
+    return _wrap64(max(k, 0) + 1)
+
+
+def _wrap64(x: int) -> int:
+    x &= (1 << 64) - 1
+    return x - (1 << 64) if x >> 63 else x
+
+
+def _sdiv(a: int, b: int) -> int:
+    """LLVM's `sdiv`: rounds toward zero."""
+    q = abs(a) // b
+    return q if a >= 0 else -q
+
+
 def _ext(b: IRBuilder, v: Value, width: int, signed: bool) -> Value:
     if width == 64:
         return v
@@ -93,6 +143,13 @@ def trip_count(loop: Loop, dt: DominatorTree) -> TripCount | None:
         if tc is not None:
             exact = tc.exact and len(exiting) == 1
             return TripCount(tc.start, tc.bound, tc.step, tc.on_next, tc.predicate, exact)
+    for e in exiting:
+        if not all(dt.block_dominates(e, lt) for lt in latches):
+            continue
+        n = exhaustive_count(loop, e, preheader, latches[0])
+        if n is not None:
+            zero = ConstantInt(I64, 0)
+            return TripCount(zero, zero, 1, False, "ne", len(exiting) == 1, fixed=n)
     return None
 
 

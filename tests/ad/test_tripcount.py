@@ -1,0 +1,171 @@
+"""Iteration counts of loops on IR snippets (`enzc.ad.tripcount`), in particular
+the exhaustive evaluation of exit tests that depend only on header phis."""
+
+from __future__ import annotations
+
+from enzc.ir import parse_module
+from enzc.ir.dominators import DominatorTree
+
+from enzc.ad.loops import LoopNest
+from enzc.ad.tripcount import trip_count
+
+
+def count_of(body: str):
+    fn = parse_module(body).functions["f"]
+    dt = DominatorTree(fn)
+    loops = LoopNest(fn, dt).loops
+    assert len(loops) == 1
+    return trip_count(loops[0], dt)
+
+
+FLAG_LOOP = """
+define void @f(ptr %p) {
+entry:
+  br label %loop
+loop:
+  %first = phi i1 [ true, %entry ], [ false, %loop ]
+  %i = phi i64 [ 0, %entry ], [ 5, %loop ]
+  %q = getelementptr double, ptr %p, i64 %i
+  store double 1.0, ptr %q
+  br i1 %first, label %loop, label %exit
+exit:
+  ret void
+}
+"""
+
+
+def test_phi_flag_loop_runs_twice() -> None:
+    tc = count_of(FLAG_LOOP)
+    assert tc is not None and tc.exact
+    assert tc.constant() == 2
+    assert tc.operands() == ()
+
+
+def test_recurrence_through_arithmetic() -> None:
+    # x = 1, 2, 4, 8, ...: continues while x != 32 (tested after doubling): 5 iterations
+    tc = count_of("""
+define void @f() {
+entry:
+  br label %loop
+loop:
+  %x = phi i32 [ 1, %entry ], [ %y, %loop ]
+  %y = shl i32 %x, 1
+  %c = icmp ne i32 %y, 32
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+""")
+    assert tc is not None and tc.exact and tc.constant() == 5
+
+
+def test_state_machine_of_two_phis() -> None:
+    # (a, b) = (0, 1) -> (1, 1) -> (1, 2) -> (2, 3) -> (3, 5): exits when b > 4
+    tc = count_of("""
+define void @f() {
+entry:
+  br label %loop
+loop:
+  %a = phi i8 [ 0, %entry ], [ %b, %latch ]
+  %b = phi i8 [ 1, %entry ], [ %s, %latch ]
+  %done = icmp sgt i8 %b, 4
+  br i1 %done, label %exit, label %latch
+latch:
+  %s = add i8 %a, %b
+  br label %loop
+exit:
+  ret void
+}
+""")
+    assert tc is not None and tc.exact and tc.constant() == 5
+
+
+def test_non_constant_start_gives_no_count() -> None:
+    tc = count_of("""
+define void @f(i1 %start) {
+entry:
+  br label %loop
+loop:
+  %first = phi i1 [ %start, %entry ], [ false, %loop ]
+  br i1 %first, label %loop, label %exit
+exit:
+  ret void
+}
+""")
+    assert tc is None
+
+
+def test_test_on_loaded_value_gives_no_count() -> None:
+    tc = count_of("""
+define void @f(ptr %p) {
+entry:
+  br label %loop
+loop:
+  %first = phi i1 [ true, %entry ], [ false, %loop ]
+  %v = load i1, ptr %p
+  %c = and i1 %first, %v
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+""")
+    assert tc is None
+
+
+def test_too_many_iterations_gives_no_count() -> None:
+    # 100 iterations of a non-affine recurrence: beyond the evaluation limit
+    tc = count_of("""
+define void @f() {
+entry:
+  br label %loop
+loop:
+  %x = phi i32 [ 0, %entry ], [ %y, %loop ]
+  %y = xor i32 %x, 0
+  %z = phi i32 [ 0, %entry ], [ %w, %loop ]
+  %w = or i32 %z, 0
+  %k = phi i32 [ 0, %entry ], [ %kn, %loop ]
+  %kn = mul i32 %k, 1
+  %kk = add i32 %kn, %x
+  %c = icmp eq i32 %kk, 7
+  br i1 %c, label %exit, label %loop
+exit:
+  ret void
+}
+""")
+    assert tc is None
+
+
+def test_affine_constant_count_is_folded() -> None:
+    tc = count_of("""
+define void @f() {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %n, %loop ]
+  %n = add i32 %i, 1
+  %c = icmp slt i32 %n, 10
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+""")
+    assert tc is not None and tc.fixed is None and tc.constant() == 10
+
+
+def test_second_exit_makes_the_count_a_bound() -> None:
+    tc = count_of("""
+define void @f(ptr %p) {
+entry:
+  br label %loop
+loop:
+  %first = phi i1 [ true, %entry ], [ false, %latch ]
+  %v = load i1, ptr %p
+  br i1 %v, label %exit, label %latch
+latch:
+  br i1 %first, label %loop, label %exit
+exit:
+  ret void
+}
+""")
+    # the latch test runs every iteration but the load may leave earlier
+    assert tc is not None and not tc.exact and tc.constant() == 2
