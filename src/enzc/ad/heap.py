@@ -261,11 +261,17 @@ def shadow_allocation(gu: GradientUtils, orig: CallBase, new: Instruction, name:
         b.position_after_phis(normal)
     else:
         b.position_after(new)
-    size = _byte_count(b, [gu.new_value(orig.args[i]) for i in alloc.size_args])
-    if alloc.moves_from is not None:
-        old = gu.shadow(orig.args[alloc.moves_from])
-        return b.call(_shadow_realloc_helper(gu.module), [old, size], name)
-    return b.call(_shadow_alloc_helper(gu.module), [size], name)
+    if alloc.moves_from is None:
+        return b.call(_shadow_alloc_helper(gu.module), [_byte_count(b, _sizes(gu, orig, alloc))], name)
+    old = gu.shadow(orig.args[alloc.moves_from])
+    made = gu.shadows.get(orig)
+    if made is not None:
+        return made  # `old` is a loop phi whose shadow needed this one first: one shadow block only
+    return b.call(_shadow_realloc_helper(gu.module), [old, _byte_count(b, _sizes(gu, orig, alloc))], name)
+
+
+def _sizes(gu: GradientUtils, orig: CallBase, alloc: Allocator) -> list[Value]:
+    return [gu.new_value(orig.args[i]) for i in alloc.size_args]
 
 
 def _byte_count(b: IRBuilder, parts: list[Value]) -> Value:
