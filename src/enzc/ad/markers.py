@@ -13,8 +13,12 @@ ones IR inputs may carry directly (as Enzyme's own preprocessing does):
     inactive global   !enzyme_inactive !{} on the global
     function like     "enzyme_math"="log1p" function attribute (the rule table's entry)
 
-The registration globals stay in the module: they are defined data, so the
-program links, and they keep the registered functions alive until AD.
+A registration is recognized by its name containing one of the marks, so C++
+mangling (`_ZL28__enzyme_register_gradient_f` for a `static` one, namespaces) and
+function-local statics (`g.__enzyme_inactivefn`) work as well. The registration
+globals stay in the module: they are defined data, so the program links, and they
+keep the registered functions alive until AD (the driver adds discardable ones,
+e.g. `static`, to `@llvm.compiler.used`, or O2* would delete them unread).
 Keeping `f` from being inlined before AD is the driver's job
 (`functions_to_keep` lists what it must mark `noinline`).
 """
@@ -34,6 +38,7 @@ REGISTER_GRADIENT = "__enzyme_register_gradient"
 INACTIVE_FN = "__enzyme_inactivefn"
 INACTIVE_GLOBAL = "__enzyme_inactive_global"
 FUNCTION_LIKE = "__enzyme_function_like"
+REGISTRATION_MARKS = (REGISTER_GRADIENT, INACTIVE_FN, INACTIVE_GLOBAL, FUNCTION_LIKE)
 
 INACTIVE_ATTR = '"enzyme_inactive"'
 MATH_ATTR = '"enzyme_math"'
@@ -47,23 +52,31 @@ def apply_registrations(module: Module) -> None:
 
     for gv in list(module.globals.values()):
         name = gv.name or ""
-        if not name.startswith("__enzyme_") or gv.initializer is None:
+        kind = registration_kind(name)
+        if kind is None or gv.initializer is None:
             continue
         items = _items(gv.initializer)
         try:
-            if name.startswith(REGISTER_GRADIENT):
+            if kind == REGISTER_GRADIENT:
                 _register_gradient(module, name, items)
-            elif name.startswith(INACTIVE_FN):
+            elif kind == INACTIVE_FN:
                 for f in items:
                     _add_attr(_function(f, "a function"), INACTIVE_ATTR)
-            elif name.startswith(INACTIVE_GLOBAL):
+            elif kind == INACTIVE_GLOBAL:
                 for g in items:
                     _mark_inactive_global(module, _global(g))
-            elif name.startswith(FUNCTION_LIKE):
+            else:
                 _function_like(name, items)
         except ValueError as err:
             raise ad_error(module, None, name, f"malformed registration '@{name}': {err}",
-                           _HINTS.get(_kind(name), "see the enzyme.h documentation")) from None
+                           _HINTS[kind]) from None
+
+
+def registration_kind(name: str) -> str | None:
+    """The registration mark in a global's (possibly mangled) name, if any."""
+    if "__enzyme_" not in name:
+        return None
+    return next((mark for mark in REGISTRATION_MARKS if mark in name), None)
 
 
 _FUNCTION_REF = re.compile(r'\bptr\s+@("(?:[^"\\]|\\.)*"|[-\w$.]+)')
@@ -76,11 +89,12 @@ def functions_to_keep(definitions: Iterable[tuple[str, str]]) -> list[str]:
     differentiated). The driver marks them `noinline` before optimizing."""
     out: list[str] = []
     for name, text in definitions:
-        if not name.startswith((REGISTER_GRADIENT, INACTIVE_FN, FUNCTION_LIKE)):
+        kind = registration_kind(name)
+        if kind is None or kind == INACTIVE_GLOBAL:
             continue
         _, _, init = text.partition("=")
         refs = [r.strip('"') for r in _FUNCTION_REF.findall(init)]
-        out += refs if name.startswith(INACTIVE_FN) else refs[:1]
+        out += refs if kind == INACTIVE_FN else refs[:1]
     return out
 
 
@@ -90,10 +104,6 @@ _HINTS = {
     INACTIVE_GLOBAL: "write void *__enzyme_inactive_global_NAME = (void *)&the_global;",
     FUNCTION_LIKE: 'write void *__enzyme_function_like[2] = {(void *)f, (void *)"log1p"};',
 }
-
-
-def _kind(name: str) -> str:
-    return next((k for k in _HINTS if name.startswith(k)), "")
 
 
 def _items(init: Value) -> list[Value]:

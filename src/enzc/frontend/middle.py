@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from enzc.ad import ENTRY_POINT_MARK, run_ad_stage
 from enzc.errors import EnzcError
 from enzc.frontend.passes import run_ad_cleanup, run_o2_star
-from enzc.frontend.preserve import mark_registered_noinline
+from enzc.frontend.preserve import keep_registrations, mark_registered_noinline
 from enzc.frontend.session import Session
 from enzc.lto import irmodule
 
@@ -47,6 +47,7 @@ def optimize(session: Session, module: ModuleRef) -> None:
         if session.inv.enzc.ad_before_opt:
             run_ad_cleanup(module)
         else:
+            keep_registrations(module)
             mark_registered_noinline(module)
             run_o2_star(module)
 

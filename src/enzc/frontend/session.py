@@ -13,9 +13,6 @@ from enzc.frontend.timing import StageTimes
 from enzc.frontend.toolchain import CLANG, CLANGXX, runtime_include_dir
 
 
-_INSTRUMENTATION = ("-fsanitize", "-fno-sanitize")
-
-
 @dataclass
 class Session:
     """Everything the pipeline steps share; no global state."""
@@ -60,13 +57,26 @@ class Session:
         verbose = ["-v"] if self.inv.verbose else []
         return [*self.inv.flags, *verbose, "-Qunused-arguments"]
 
-    def codegen_flags(self) -> list[str]:
-        """common_flags without sanitizers: the frontend already instrumented the IR.
+    @property
+    def instruments(self) -> bool:
+        """Whether a sanitizer (or its coverage) instruments the code.
 
-        (The in-process pipelines only optimize; instrumenting again at code generation
-        would double the checks, and LLVM warns about it.)
+        Instrumentation runs at code generation, after AD: the frontend then emits
+        IR without LLVM passes (see `steps.frontend`), and every step keeps the flags.
         """
-        return [f for f in self.common_flags() if not f.startswith(_INSTRUMENTATION)]
+        return any(f.startswith("-fsanitize") for f in self.inv.flags)
+
+    def user_include_dirs(self) -> tuple[list[str], list[str]]:
+        """(-iquote directories, -I directories) as given, in order."""
+        found: dict[str, list[str]] = {"-iquote": [], "-I": []}
+        flags = self.inv.flags
+        for i, flag in enumerate(flags):
+            for option, dirs in found.items():
+                if flag == option and i + 1 < len(flags):
+                    dirs.append(flags[i + 1])
+                elif flag.startswith(option) and len(flag) > len(option):
+                    dirs.append(flag[len(option):])
+        return found["-iquote"], found["-I"]
 
     def opt_flags(self) -> list[str]:
         """The user's -O level, for the final code generation."""

@@ -32,25 +32,38 @@ def lang_flags(inp: Input) -> list[str]:
 
 def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
              capture: bool) -> Result:
-    """Source (or IR) -> bitcode at O2* (or -O0 for --enzc-ad-before-opt)."""
+    """Source (or IR) -> bitcode at O2* (or -O0 for --enzc-ad-before-opt).
+
+    Without LLVM passes (optimized in-process afterwards) when the unit registers
+    derivatives (see `preserve`) or is instrumented by a sanitizer: instrumentation
+    must come after AD, so clang only marks the functions (`sanitize_address`, ...)
+    here and adds the checks at code generation.
+    """
     inv = session.inv
     level = O0_OPTIMIZABLE if inv.enzc.ad_before_opt else O2_STAR
+    registers = preserve.source_registers(inp.path, *session.user_include_dirs())
+    unoptimized = session.instruments or (registers and not inv.enzc.ad_before_opt)
+    passes = preserve.UNOPTIMIZED if unoptimized else []
     if inp.kind == InputKind.IR:  # IR input: optimize only; preprocessing flags are moot
-        argv = [session.compiler, *session.common_flags(), *level, "-emit-llvm", "-c",
+        argv = [session.compiler, *session.common_flags(), *level, *passes, "-emit-llvm", "-c",
                 *lang_flags(inp), inp.path, "-o", bitcode]
     else:
         # The user's -D/-U come after the level macros, so they still win.
         macros = level_macro_flags(inv.opt, level[0])
         color = ["-fcolor-diagnostics"] if capture and _wants_color(inv.flags) else []
+        emit_all = preserve.EMIT_ALL_DECLS if registers else []
         argv = [session.compiler, *macros, *session.common_flags(), *session.include_flags(),
-                *inv.frontend_flags, *color, *level, "-emit-llvm", "-c",
+                *inv.frontend_flags, *color, *level, *passes, *emit_all, "-emit-llvm", "-c",
                 *lang_flags(inp), inp.path, "-o", bitcode, *(dep.flags if dep else [])]
     result = session.runner.run(argv, capture=capture)
-    if result.returncode == 0 and not inv.enzc.ad_before_opt and preserve.registers_functions(bitcode):
+    if result.returncode != 0 or inv.enzc.ad_before_opt:
+        return result
+    if not unoptimized and preserve.registers_functions(bitcode):
         # Registered derivatives: redo the unit so their functions survive inlining.
+        unoptimized = True
         result = session.runner.run([*argv, *preserve.UNOPTIMIZED], capture=capture)
-        if result.returncode == 0:
-            preserve.optimize_keeping_registered(bitcode, inp.path)
+    if result.returncode == 0 and unoptimized:
+        preserve.optimize_keeping_registered(bitcode, inp.path)
     return result
 
 
@@ -58,13 +71,16 @@ def codegen(session: Session, module: str, out: str, assembly: bool,
             embed: str | None = None) -> None:
     """IR -> object (or assembly) at the user's -O level with the full pipeline.
 
+    Sanitizer flags apply here: the frontend left the IR uninstrumented so that
+    AD saw plain code, and clang instruments it now (the derivatives included).
+
     `embed` is bitcode to store in the object's `.llvmbc`. When it is the module being
     compiled, clang's cc1 embeds its input file as is (`-Xclang -fembed-bitcode=all`,
     unlike the driver's -fembed-bitcode, which would embed the -O2-optimized module);
     otherwise llvm-objcopy-22 adds it afterwards.
     """
     in_place = ["-Xclang", "-fembed-bitcode=all"] if embed == module else []
-    argv = [session.compiler, *session.codegen_flags(), *session.opt_flags(), *in_place,
+    argv = [session.compiler, *session.common_flags(), *session.opt_flags(), *in_place,
             "-S" if assembly else "-c", "-x", "ir", module, "-o", out]
     with session.times.stage("codegen"):
         session.runner.check(argv)
