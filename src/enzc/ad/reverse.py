@@ -21,6 +21,7 @@ from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, Const
 from enzc.ad.activity import carries_float
 from enzc.ad.call_derivatives import reverse_call
 from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
+from enzc.ad.complex_math import reverse_complex
 from enzc.ad.gradient_utils import GradientUtils, underlying_object
 from enzc.ad.custom import reverse_custom_call
 from enzc.ad.globals_shadow import base_global, is_inactive_global
@@ -313,6 +314,9 @@ def _call_rule(gu: GradientUtils, inst: CallBase, name: str) -> None:
     rule = rule_for(name)
     assert rule is not None
     if not gu.has_adjoint(inst):
+        return
+    if rule.complex_op is not None:
+        reverse_complex(gu, inst, rule.complex_op)
         return
     d = gu.take_adjoint(inst)
     env = _CallEnv(gu, inst)

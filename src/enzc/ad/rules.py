@@ -161,6 +161,8 @@ class Rule:
     """Partial derivatives of a function, one expression (or None) per argument."""
 
     partials: tuple[str | None, ...]
+    complex_op: str | None = None
+    """Complex arithmetic (`complex_math`): the operation instead of partials."""
 
     def partial(self, index: int) -> object | None:
         text = self.partials[index] if index < len(self.partials) else None
@@ -271,8 +273,11 @@ def intrinsic(module: Module, base: str, ftype: Type, extra: list[Type]) -> obje
 
 def rule_for(name: str) -> Rule | None:
     """The rule for a libm or intrinsic name (`sin`, `sinf`, `llvm.sin.f32`), if any."""
+    from enzc.ad.complex_math import OPERATIONS
     from enzc.ad.rules_table import ALIASES, TABLE
 
+    if name in OPERATIONS:
+        return Rule((), complex_op=OPERATIONS[name])
     if name.startswith("llvm."):
         base = name[5:].split(".")[0]
         return TABLE.get(ALIASES.get(base, base))
