@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar
 
-from enzc.frontend import preserve
+from enzc.frontend import irinput, preserve
 from enzc.frontend.args import Input, InputKind
 from enzc.frontend.deps import DepFile
 from enzc.frontend.runner import Result, ToolFailed
@@ -41,12 +41,15 @@ def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
     """
     inv = session.inv
     level = O0_OPTIMIZABLE if inv.enzc.ad_before_opt else O2_STAR
+    renamed: tuple[str, str] | None = None
     registers = preserve.source_registers(inp.path, *session.user_include_dirs())
     unoptimized = session.instruments or (registers and not inv.enzc.ad_before_opt)
     passes = preserve.UNOPTIMIZED if unoptimized else []
     if inp.kind == InputKind.IR:  # IR input: optimize only; preprocessing flags are moot
+        source = irinput.prepared_input(inp.path, bitcode + ".markers.ll")
+        renamed = (source, inp.path) if source != inp.path else None
         argv = [session.compiler, *session.common_flags(), *level, *passes, "-emit-llvm", "-c",
-                *lang_flags(inp), inp.path, "-o", bitcode]
+                *lang_flags(inp), source, "-o", bitcode]
     else:
         # The user's -D/-U come after the level macros, so they still win.
         macros = level_macro_flags(inv.opt, level[0])
@@ -55,16 +58,31 @@ def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
         argv = [session.compiler, *macros, *session.common_flags(), *session.include_flags(),
                 *inv.frontend_flags, *color, *level, *passes, *emit_all, "-emit-llvm", "-c",
                 *lang_flags(inp), inp.path, "-o", bitcode, *(dep.flags if dep else [])]
-    result = session.runner.run(argv, capture=capture)
+    result = _run_frontend(session, argv, capture, renamed)
     if result.returncode != 0 or inv.enzc.ad_before_opt:
         return result
     if not unoptimized and preserve.registers_functions(bitcode):
         # Registered derivatives: redo the unit so their functions survive inlining.
         unoptimized = True
-        result = session.runner.run([*argv, *preserve.UNOPTIMIZED], capture=capture)
+        result = _run_frontend(session, [*argv, *preserve.UNOPTIMIZED], capture, renamed)
     if result.returncode == 0 and unoptimized:
         preserve.optimize_keeping_registered(bitcode, inp.path)
     return result
+
+
+def _run_frontend(session: Session, argv: list[str], capture: bool,
+                  renamed: tuple[str, str] | None) -> Result:
+    """Run a frontend command; diagnostics about a rewritten IR input (`renamed`:
+    the file compiled, the user's file) name the user's file."""
+    if renamed is None:
+        return session.runner.run(argv, capture=capture)
+    result = session.runner.run(argv, capture=True)
+    stderr = result.stderr.replace(os.fsencode(renamed[0]), os.fsencode(renamed[1]))
+    if not capture:
+        sys.stderr.buffer.write(stderr)
+        sys.stderr.flush()
+        stderr = b""
+    return Result(result.returncode, stderr)
 
 
 def codegen(session: Session, module: str, out: str, assembly: bool,
