@@ -169,3 +169,54 @@ exit:
 """)
     # the latch test runs every iteration but the load may leave earlier
     assert tc is not None and not tc.exact and tc.constant() == 2
+
+
+def test_increment_merged_by_a_latch_phi() -> None:
+    # LLVM leaves `%next = phi [%i + 1, %a], [%i + 1, %b]` when two paths reach the latch
+    tc = count_of("""
+define void @f(i64 %n, i1 %c) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %latch ]
+  br i1 %c, label %a, label %b
+a:
+  %ia = add nuw i64 %i, 1
+  br label %latch
+b:
+  %ib = add nuw i64 %i, 1
+  br label %latch
+latch:
+  %next = phi i64 [ %ia, %a ], [ %ib, %b ]
+  %done = icmp eq i64 %next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+""")
+    assert tc is not None and tc.exact and tc.on_next and tc.step == 1 and tc.predicate == "ne"
+
+
+def test_merged_increments_of_different_steps_give_no_count() -> None:
+    tc = count_of("""
+define void @f(i64 %n, i1 %c) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %latch ]
+  br i1 %c, label %a, label %b
+a:
+  %ia = add nuw i64 %i, 1
+  br label %latch
+b:
+  %ib = add nuw i64 %i, 2
+  br label %latch
+latch:
+  %next = phi i64 [ %ia, %a ], [ %ib, %b ]
+  %done = icmp eq i64 %next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+""")
+    assert tc is None

@@ -216,12 +216,26 @@ def _defined_in(v: Value, loop: Loop) -> bool:
     return isinstance(v, Instruction) and v.parent in loop.blocks
 
 
+def _increment(v: Value, loop: Loop) -> tuple[Phi, int] | None:
+    """(phi, step) if `v` is `phi + step`, or a phi in the loop merging such
+    increments of one phi by one step (`phi [%i + 1, %a], [%i + 1, %b]`, left
+    by LLVM when two paths reach the latch)."""
+    if isinstance(v, BinaryOp) and v.opcode == "add" and isinstance(v.rhs, ConstantInt) and isinstance(v.lhs, Phi):
+        return v.lhs, v.rhs.value
+    if isinstance(v, Phi) and v.parent in loop.blocks and v.parent is not loop.header and v.incoming:
+        parts = [_increment(x, loop) if not isinstance(x, Phi) else None for x, _ in v.incoming]
+        if all(p is not None for p in parts) and len(set(parts)) == 1:
+            return parts[0]
+    return None
+
+
 def _induction(v: Value, loop: Loop, preheader, latch) -> tuple[Value, int, bool] | None:
     """(start, step, on_next) if `v` is an affine header phi or its increment."""
     on_next = False
     phi = v
-    if isinstance(v, BinaryOp) and v.opcode == "add" and isinstance(v.rhs, ConstantInt) and isinstance(v.lhs, Phi):
-        phi, on_next = v.lhs, True
+    inc = _increment(v, loop)
+    if inc is not None:
+        phi, on_next = inc[0], True
     if not isinstance(phi, Phi) or phi.parent is not loop.header or len(phi.incoming) != 2:
         return None
     try:
@@ -229,10 +243,11 @@ def _induction(v: Value, loop: Loop, preheader, latch) -> tuple[Value, int, bool
         nxt = phi.incoming_value_for(latch)
     except KeyError:
         return None
-    if not (isinstance(nxt, BinaryOp) and nxt.opcode == "add" and nxt.lhs is phi and isinstance(nxt.rhs, ConstantInt)):
+    step = _increment(nxt, loop)
+    if step is None or step[0] is not phi:
         return None
     if on_next and v is not nxt:
         return None
     if _defined_in(start, loop):
         return None
-    return start, nxt.rhs.value, on_next
+    return start, step[1], on_next
