@@ -25,6 +25,8 @@ class ADOptions:
     """Print each synthesized derivative function's IR to stderr."""
     print_cache: bool = False
     """Print the tape/cache bytes each derivative allocates."""
+    tape_stats: bool = False
+    """Make each derivative count its calls and cache bytes, printed at program exit."""
 
 
 ENTRY_POINT_MARK = "__enzyme_"
@@ -42,7 +44,7 @@ def run_ad_stage(module_text: str, options: ADOptions = ADOptions()) -> str:
 
     module = parse_module(module_text, lazy=True)
     lowered = lower_module(module, print_activity=options.print_activity, print_gradient=options.print_gradient,
-                           print_cache=options.print_cache)
+                           print_cache=options.print_cache, tape_stats=options.tape_stats)
     if lowered == 0:
         return module_text
     return print_module(module)

@@ -24,11 +24,11 @@ OTHER_MODES = ("__enzyme_fwddiff", "__enzyme_augmentfwd", "__enzyme_reverse", "_
 
 
 def lower_module(module: Module, *, print_activity: bool = False, print_gradient: bool = False,
-                 print_cache: bool = False, err: TextIO | None = None) -> int:
+                 print_cache: bool = False, tape_stats: bool = False, err: TextIO | None = None) -> int:
     """Replace every reverse-mode entry-point call in `module`; returns how many."""
     err = err or sys.stderr
     apply_registrations(module)
-    derivatives = DerivativeCache(module, for_module(module))
+    derivatives = DerivativeCache(module, for_module(module), tape_stats=tape_stats)
     lowering = CallSiteLowering(module, derivatives)
     count = 0
     for caller in list(module.functions.values()):

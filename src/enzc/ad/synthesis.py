@@ -115,6 +115,8 @@ class DerivativeCache:
     layout: DataLayout
     done: dict[tuple[str, Signature, Mode], Derivative] = field(default_factory=dict)
     split_done: dict[tuple[str, Signature], SplitDerivative] = field(default_factory=dict)
+    tape_stats: bool = False
+    """`--enzc-tape-stats`: derivatives count their calls and cache bytes (`tape_stats`)."""
 
     def reverse(self, fn: Function, sig: Signature) -> Derivative:
         """The combined forward+reverse derivative `diffe_<fn>` for `sig`."""
@@ -237,6 +239,7 @@ class _Reverse:
             self._reverse_block(b)
         gu.cache.emit_frees()
         self._exit()
+        gu.cache.finish(self.exit)
 
     # -- forward returns -----------------------------------------------------------------
     def _seed(self, block: BasicBlock) -> None:

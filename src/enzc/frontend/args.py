@@ -177,6 +177,7 @@ _ENZC_SWITCHES = {
     "--enzc-print-activity": "print_activity",
     "--enzc-print-gradient": "print_gradient",
     "--enzc-print-cache": "print_cache",
+    "--enzc-tape-stats": "tape_stats",
 }
 
 
@@ -235,7 +236,8 @@ def parse_args(argv: list[str], cxx: bool) -> Invocation:
                            ad_before_opt="ad_before_opt" in on,
                            ad=ADOptions(print_activity="print_activity" in on,
                                         print_gradient="print_gradient" in on,
-                                        print_cache="print_cache" in on))
+                                        print_cache="print_cache" in on,
+                                        tape_stats="tape_stats" in on))
     if not inv.inputs or inv.phase == Phase.PREPROCESS:
         inv.delegate = True
     elif inv.phase != Phase.LINK and not any(i.kind <= InputKind.IR for i in inv.inputs):
