@@ -20,6 +20,8 @@ PY: dict[str, object] = {
     "floor": math.floor, "ceil": math.ceil, "trunc": math.trunc, "round": round, "roundeven": round,
     "rint": round, "nearbyint": round, "hypot": math.hypot, "fmod": math.fmod, "erf": math.erf,
     "erfc": math.erfc, "fma": lambda a, b, c: a * b + c, "fmuladd": lambda a, b, c: a * b + c,
+    "asinh": math.asinh, "acosh": math.acosh, "atanh": math.atanh, "ldexp": math.ldexp,
+    "scalbn": math.ldexp, "scalbln": math.ldexp, "fdim": lambda x, y: max(x - y, 0.0),
 }
 """Reference implementations of every table entry."""
 
@@ -30,6 +32,7 @@ POINTS: dict[str, tuple] = {
     "maximum": (2.5, 1.5), "hypot": (3.0, 4.0), "fmod": (7.3, 2.1), "fma": (1.5, -2.0, 0.5),
     "fmuladd": (1.5, -2.0, 0.5), "fabs": (-0.8,), "floor": (1.3,), "ceil": (1.3,), "trunc": (1.3,),
     "round": (1.3,), "roundeven": (1.3,), "rint": (1.3,), "nearbyint": (1.3,),
+    "acosh": (1.7,), "ldexp": (0.6, 3), "scalbn": (0.6, -2), "scalbln": (0.6, 5), "fdim": (0.9, 0.4),
 }
 
 
@@ -107,3 +110,10 @@ def test_parse_precedence() -> None:
 def test_bad_rules_are_rejected(bad: str) -> None:
     with pytest.raises(RuleError):
         parse(bad)
+
+
+@pytest.mark.parametrize(("name", "op"), [("__muldc3", "mul"), ("__mulsc3", "mul"), ("__divxc3", "div"),
+                                          ("cexpf", "exp"), ("csqrt", "sqrt"), ("cabsf", "abs")])
+def test_complex_names_resolve(name: str, op: str) -> None:
+    rule = rule_for(name)
+    assert rule is not None and rule.complex_op == op and not rule.partials
