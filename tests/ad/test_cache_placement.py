@@ -1,0 +1,104 @@
+"""Where caches live, checked on enzcc's real output (`cache.py`, `tape_stats.py`).
+
+Gradients stay correct however caches are allocated (the programs under
+programs/rev2/tape check that); these tests guard the cost: how many allocator
+calls a derivative makes, that `--enzc-print-cache` describes what is emitted,
+and that `--enzc-tape-stats` counts the bytes the size formulas give.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+PROGRAMS = Path(__file__).parent / "programs" / "rev2" / "tape"
+ADBENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "adbench" / "c"
+ENZCC = Path(sys.executable).with_name("enzcc")
+
+
+def build(sources: list[Path], tmp_path: Path, *flags: str) -> tuple[str, str, Path]:
+    """(post-AD module text, stderr of enzcc, executable) of an -O2 build."""
+    exe = tmp_path / "prog"
+    temps = tmp_path / "temps"
+    done = subprocess.run([str(ENZCC), "-O2", *map(str, sources), "-lm", f"--enzc-keep-temps={temps}", *flags,
+                           "-o", str(exe)], check=True, capture_output=True, text=True)
+    return (temps / "merged.post-ad.ll").read_text(), done.stderr, exe
+
+
+def body(module_text: str, name: str) -> str:
+    match = re.search(rf"^define [^\n]*@{re.escape(name)}\(.*?^}}", module_text, re.M | re.S)
+    assert match, f"no @{name} in the post-AD module"
+    return match.group(0)
+
+
+def calls(text: str, callee: str) -> int:
+    return len(re.findall(rf"call [^\n]*@{re.escape(callee)}\(", text))
+
+
+def cache_mallocs(text: str) -> int:
+    """malloc calls that allocate caches (named `<value>.cache...`), not the program's own."""
+    return len(re.findall(r"%\"?[\w.]*\.cache[\w.]*\"? = call [^\n]*@malloc\(", text))
+
+
+def test_constant_size_caches_live_on_the_stack(tmp_path: Path) -> None:
+    """The 2-iteration flag loop gets an exact count: its caches and the 3-iteration
+    loop's share two entry allocas, and the derivative calls no allocator."""
+    module, report, _ = build([PROGRAMS / "flag_loop.c"], tmp_path, "--enzc-print-cache")
+    d = body(module, "diffe_proj")
+    assert calls(d, "malloc") == calls(d, "realloc") == calls(d, "free") == 0
+    assert re.search(r"where n\(%\w+\) = 2 \(exit test evaluated at compile time, exact\)", report)
+    assert "per call: 2 stack block(s) (144 bytes)" in report
+    sizes = sorted(int(n) for n in re.findall(r"alloca \[(\d+) x i8\], align 16", d))
+    assert sizes == [48, 96]
+
+
+def test_per_iteration_chunks_come_from_the_arena(tmp_path: Path) -> None:
+    """A triangular loop: one malloc for the once-per-call block, and the inner
+    chunks from one arena allocation site (no malloc per outer iteration)."""
+    module, report, _ = build([PROGRAMS / "triangular.c"], tmp_path, "--enzc-print-cache")
+    d = body(module, "diffe_tri")
+    assert calls(d, "malloc") == cache_mallocs(d) == 1 and calls(d, "free") == 1
+    assert calls(d, "__enzc_arena_alloc") == 1 and calls(d, "__enzc_arena_free") == 1
+    assert "allocated per iteration of loop" in report and "of the loop nest's arena" in report
+
+
+def test_caches_of_one_preheader_share_one_malloc(tmp_path: Path) -> None:
+    """ADBench LSTM: 16 caches under the time loop were 16 growing arrays (32
+    mallocs and reallocs per call); the loop's count is now known and they share
+    one malloc."""
+    sources = [ADBENCH / f for f in ("lstm_ad.c", "lstm.c", "lstm_main.c", "adbench.c")]
+    module, report, _ = build(sources, tmp_path, "--enzc-print-cache")
+    d = body(module, "diffe_lstm_objective")
+    assert cache_mallocs(d) == 1 and calls(d, "__enzc_cache_grow") == calls(d, "realloc") == 0
+    assert "; diffe_lstm_objective: 16 cached values; per call: 1 malloc'd block(s)\n" in report
+
+
+def test_tape_stats_count_the_formula_bytes(tmp_path: Path) -> None:
+    """many_calls: call k caches y once per iteration of a loop of m = 5 + k % 7
+    iterations (8*m bytes in one malloc); 2000 calls."""
+    _, _, exe = build([PROGRAMS / "many_calls.c"], tmp_path, "--enzc-tape-stats")
+    done = subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60)
+    ms = [5 + k % 7 for k in range(2000)]
+    expected = (f"enzc: diffe_chain: 2000 calls, tape bytes per call: mean {sum(8 * m for m in ms) // 2000}, "
+                f"max {8 * max(ms)}\n")
+    assert done.stderr == expected
+    assert done.stdout.count("grad ") == 3
+
+
+def test_tape_stats_count_stack_and_arena_bytes(tmp_path: Path) -> None:
+    """Stack blocks count their size; an arena counts its heap blocks (one of 4096
+    bytes here) besides the once-per-call block (two arrays of n = 7 entries)."""
+    _, _, exe = build([PROGRAMS / "flag_loop.c"], tmp_path, "--enzc-tape-stats")
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60).stderr
+    assert out == "enzc: diffe_proj: 1 calls, tape bytes per call: mean 144, max 144\n"
+    _, _, exe = build([PROGRAMS / "triangular.c"], tmp_path, "--enzc-tape-stats")
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60).stderr
+    assert out == f"enzc: diffe_tri: 1 calls, tape bytes per call: mean {4096 + 2 * 8 * 7}, max {4096 + 2 * 8 * 7}\n"
+
+
+def test_without_the_flag_nothing_is_counted(tmp_path: Path) -> None:
+    module, _, exe = build([PROGRAMS / "many_calls.c"], tmp_path)
+    assert "__enzc_tape" not in module and "atexit" not in module
+    assert subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60).stderr == ""
