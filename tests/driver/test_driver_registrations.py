@@ -97,6 +97,8 @@ def test_static_registrations_with_ad_before_opt(tmp_path: Path, tmpdir_env: dic
     ('#include "reg.h"', ["-Iinc"]),        # quoted, found in -I
     ("#include <reg.h>", ["-Iinc"]),        # angled, found in -I
     ('#include "reg.h"', ["-iquote", "inc"]),
+    ("#include <reg.h>", ["-isystem", "inc"]),
+    ("#include <reg.h>", ["-idirafter", "inc"]),
 ])
 def test_static_registration_in_a_project_header(tmp_path: Path, tmpdir_env: dict[str, str],
                                                  include: str, flags: list[str]) -> None:

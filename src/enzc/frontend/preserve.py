@@ -58,8 +58,9 @@ def source_registers(path: str, quote_dirs: Sequence[str], include_dirs: Sequenc
 
     A byte search, no preprocessing: a name in a comment or an `#if 0` block only
     costs the slower, registration-preserving frontend. Followed: `"..."` includes
-    (next to the including file, -iquote, -I) and `<...>` ones found in -I
-    directories; system and -isystem headers are not read.
+    (next to the including file, then `quote_dirs`, then `include_dirs`) and `<...>`
+    ones found in `include_dirs` (the user's -I, -isystem, -idirafter); the
+    compiler's default system directories are not read.
     """
     seen: set[str] = set()
     todo = [path]

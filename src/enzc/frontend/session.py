@@ -12,6 +12,8 @@ from enzc.frontend.runner import Runner
 from enzc.frontend.timing import StageTimes
 from enzc.frontend.toolchain import CLANG, CLANGXX, runtime_include_dir
 
+_INCLUDE_OPTIONS = ("-iquote", "-I", "-isystem", "-idirafter")
+
 
 @dataclass
 class Session:
@@ -67,16 +69,16 @@ class Session:
         return any(f.startswith("-fsanitize") for f in self.inv.flags)
 
     def user_include_dirs(self) -> tuple[list[str], list[str]]:
-        """(-iquote directories, -I directories) as given, in order."""
-        found: dict[str, list[str]] = {"-iquote": [], "-I": []}
+        """The directories the user gave for `#include "..."` only (-iquote) and for
+        both spellings (-I, -isystem, -idirafter), each in command-line order."""
+        found: dict[str, list[str]] = {option: [] for option in _INCLUDE_OPTIONS}
         flags = self.inv.flags
         for i, flag in enumerate(flags):
-            for option, dirs in found.items():
-                if flag == option and i + 1 < len(flags):
-                    dirs.append(flags[i + 1])
-                elif flag.startswith(option) and len(flag) > len(option):
-                    dirs.append(flag[len(option):])
-        return found["-iquote"], found["-I"]
+            if flag in found and i + 1 < len(flags):
+                found[flag].append(flags[i + 1])
+            elif flag.startswith("-I") and len(flag) > 2:
+                found["-I"].append(flag[2:])
+        return found["-iquote"], [*found["-I"], *found["-isystem"], *found["-idirafter"]]
 
     def opt_flags(self) -> list[str]:
         """The user's -O level, for the final code generation."""
