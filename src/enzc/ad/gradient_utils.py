@@ -12,9 +12,10 @@ induction variables, shadows and cache stores) followed by the reverse blocks.
   turn them back into registers after differentiation.
 - `lookup(v)`: a forward value made available at the current reverse position:
   used directly when its block dominates every return; spilled to an entry alloca
-  when outside loops; inside loops recomputed when pure and cheap (induction
-  variables from the reverse counters, loads of memory the function never
-  writes), otherwise cached per iteration (`cache.CacheManager`).
+  when outside loops; inside loops induction variables and affine phis come from
+  the reverse counters, other values get a placeholder that `recompute.Planner`
+  replaces after the reverse pass (cached per iteration by `cache.CacheManager`
+  or recomputed, as a minimum cut decides).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from enzc.ad.diagnostics import ad_error
 from enzc.ad.globals_shadow import base_global, shadow_constant
 from enzc.ad.heap import DEALLOCATORS, allocator_of, shadow_allocation
 from enzc.ad.loops import Loop, LoopNest
+from enzc.ad.recompute import Planner
 from enzc.ad.rules import rule_for
 from enzc.ad.tripcount import TripCount, trip_count
 
@@ -121,6 +123,8 @@ class GradientUtils:
         self._written: list[Value] | None = None
         self.slots = slot_numbers(original)
         self.cache = CacheManager(self)
+        self.planner = Planner(self)
+        """Defers cache-or-recompute decisions to a minimum cut after the reverse pass."""
         self.derivatives: DerivativeCache | None = None
         """Makes the derived functions of callees (`call_derivatives`)."""
         self.split = False
@@ -436,6 +440,8 @@ class GradientUtils:
             affine = self._affine(v, loops_v[-1])
             if affine is not None:
                 return affine
+        if self.planner.deferring:
+            return self.planner.placeholder(v, loops_v)
         if self._recomputable(v, loops_v[-1], 0):
             ops = [self.lookup(o) if not isinstance(o, BasicBlock) else o for o in v.operands]
             new = clone_instruction(v)

@@ -237,6 +237,7 @@ class _Reverse:
                 self._seed(b)
         for b in reversed(blocks):
             self._reverse_block(b)
+        gu.planner.materialize()
         gu.cache.emit_frees()
         self._exit()
         gu.cache.finish(self.exit)
