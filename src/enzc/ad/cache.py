@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder
-from enzc.ir.instructions import Alloca, Call, Instruction, Phi
+from enzc.ir.instructions import Alloca, Call, Instruction, Load, Phi, Store
 from enzc.ir.module import BasicBlock
 from enzc.ir.types import I8, I64, PTR, ArrayType
 from enzc.ir.values import ConstantInt, Value
@@ -87,6 +87,8 @@ class _Block:
     last: Instruction
     """Where the next array's base pointer goes (after the previous one)."""
     in_arena: bool
+    bases: list[Instruction] = field(default_factory=list)
+    """The base pointers of the arrays after the first (GEPs of `alloc`)."""
     allocations: list[int] = field(default_factory=list)
     """Indices in `CacheStats.allocations` of this block's arrays."""
 
@@ -203,6 +205,7 @@ class CacheManager:
         with b.goto_after(block.last):
             base = b.gep(I8, block.alloc, [offset], name)
         block.last = base
+        block.bases.append(base)
         return base
 
     def _arena(self, top: Loop) -> Alloca:
@@ -337,11 +340,33 @@ class CacheManager:
         gu.leave_context(saved)
 
     def _to_stack(self, block: _Block) -> None:
-        """Replace the block's `malloc` by an entry `alloca` of its constant size."""
-        b = IRBuilder(self.gu.new.entry)
+        """Replace the block's `malloc` by an entry `alloca` of its constant size.
+
+        The reverse pass then addresses the arrays from the alloca itself (a new
+        GEP of it at each use, spilled pointers included): in split mode that makes
+        the alloca one used on both sides, whose memory lives in the tape, where
+        a pointer carried over would point into the finished forward call's frame."""
+        gu = self.gu
+        b = IRBuilder(gu.new.entry)
         with b.goto_entry_allocas():
             slot = b.alloca(ArrayType(block.total.value, I8), name=block.alloc.name or "cache.block",  # type: ignore[attr-defined]
                             align=BLOCK_ALIGN)
+        offsets: dict[Instruction, Value] = {block.alloc: ConstantInt(I64, 0)}
+        offsets.update((base, base.operand(1)) for base in block.bases)
+        for old, offset in offsets.items():
+            spill = gu.spills.pop(old, None)
+            if spill is not None:
+                for use in list(spill.uses):
+                    user = use.user
+                    assert isinstance(user, (Load, Store)), "a spill slot is only stored and loaded"
+                    if isinstance(user, Load):
+                        user.replace_all_uses_with(_address(user, slot, offset))
+                    user.erase()
+                spill.erase()
+            for use in list(old.uses):
+                user = use.user
+                if isinstance(user, Instruction) and user.parent not in gu.block_map:
+                    user.set_operand(use.index, _address(user, slot, offset, use.index))
         block.alloc.replace_all_uses_with(slot)
         block.alloc.erase()
 
@@ -353,6 +378,19 @@ class CacheManager:
         number = list(self.blocks.values()).index(block)
         for i in block.allocations:
             allocs[i] = allocs[i].placed("allocated " + where + note, kind, number, size)
+
+
+def _address(user: Instruction, slot: Value, offset: Value, operand: int | None = None) -> Value:
+    """`slot + offset` for `user` (its operand `operand`): computed right before it,
+    or before the incoming block's terminator for a phi; the slot itself at 0."""
+    if isinstance(offset, ConstantInt) and offset.value == 0:
+        return slot
+    b = IRBuilder()
+    if isinstance(user, Phi) and operand is not None:
+        b.position_before_terminator(user.operand(operand + 1))  # type: ignore[arg-type]
+    else:
+        b.position_before(user)
+    return b.gep(I8, slot, [offset], "cache.addr")
 
 
 def _linear(b: IRBuilder, ivs: list[Value], strides: list[Value]) -> Value:
