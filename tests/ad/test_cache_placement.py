@@ -102,3 +102,12 @@ def test_without_the_flag_nothing_is_counted(tmp_path: Path) -> None:
     module, _, exe = build([PROGRAMS / "many_calls.c"], tmp_path)
     assert "__enzc_tape" not in module and "atexit" not in module
     assert subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60).stderr == ""
+
+
+def test_split_pairs_are_reported(tmp_path: Path) -> None:
+    """A recursive function's derivative calls its augmented/reverse pair, whose
+    caches (a stack block in the tape, a malloc'd block) are listed too."""
+    _, report, _ = build([PROGRAMS / "recursive_loops.c"], tmp_path, "--enzc-print-cache")
+    assert ("; split_rec (augmented/reverse pair, stack blocks in its tape): 3 cached values; "
+            "per call: 1 stack block(s) (48 bytes), 1 malloc'd block(s)\n") in report
+    assert "; diffe_rec: 3 cached values; per call: 1 stack block(s) (48 bytes), 1 malloc'd block(s)\n" in report

@@ -45,6 +45,9 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
                 raise ad_error(module, inst, caller.name or "?",
                                f"'{callee.name}' is not supported yet (only reverse mode, __enzyme_autodiff)")
     lowering.remove_markers()
+    if print_cache:
+        for s in derivatives.split_done.values():
+            err.write(cache_report(f"split_{s.function.name} (augmented/reverse pair, stack blocks in its tape)", s.caches, s.cache_allocations))
     for d in derivatives.done.values():
         if print_activity:
             err.write(f"; activity of {d.function.name[len('diffe_'):]} {d.signature.text()}\n")

@@ -34,7 +34,7 @@ recomputes in split mode only loads of the function's own stack
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder, forget_names, get_or_insert_function, new_block
@@ -45,6 +45,7 @@ from enzc.ir.types import I8, I32, I64, PTR, VOID, ArrayType, FunctionType, Poin
 from enzc.ir.values import Constant, ConstantInt, Value
 
 if TYPE_CHECKING:
+    from enzc.ad.cache_report import CacheAllocation
     from enzc.ad.synthesis import DerivativeCache, Signature
 
 
@@ -56,6 +57,9 @@ class SplitDerivative:
     signature: Signature
     augmented: Function
     reverse: Function
+    caches: int = 0
+    cache_allocations: list[CacheAllocation] = field(default_factory=list)
+    """What `--enzc-print-cache` reports for the pair (`cache_report`)."""
 
 
 def augmented_type(fn: Function, sig: Signature) -> FunctionType:
@@ -93,6 +97,7 @@ def build_split(derivatives: DerivativeCache, split: SplitDerivative) -> None:
     module = derivatives.module
     combined = synthesize_reverse(module, derivatives.layout, split.function, split.signature, derivatives,
                                   split=True)
+    split.caches, split.cache_allocations = combined.caches, combined.cache_allocations
     _Cut(module, derivatives.layout, combined.function, combined.returns, split).run()
     del module.functions[combined.function.name or ""]
 
