@@ -30,6 +30,7 @@ from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.types import FloatType, VoidType
 from enzc.ir.values import Argument, ConstantExpr, ConstantInt, Value
 
+from enzc.ad.type_callers import caller_context
 from enzc.ad.type_calls import is_defined
 from enzc.ad.type_errors import TypeConflictError, UnknownTypeError, describe_value
 from enzc.ad.type_offsets import TypeSeeds, multiple_of, parse_type_prefix, pointer_provenance
@@ -87,8 +88,12 @@ MAX_CONTEXTS = 4
 class TypeAnalysis:
     """Type analysis of one module: memoised per (function, calling context)."""
 
-    def __init__(self, module: Module | None = None, layout: DataLayout | None = None) -> None:
+    def __init__(self, module: Module | None = None, layout: DataLayout | None = None,
+                 *, summaries: bool = True) -> None:
         self.module = module
+        self.max_contexts = MAX_CONTEXTS if summaries else None
+        """Contexts per function before `_analyze_summary` joins them (None: never,
+        so facts of one call site never reach another: `type_callers` needs that)."""
         self.layout = layout or (for_module(module) if module is not None else DataLayout.parse(""))
         self.seeds = TypeSeeds(self.layout)
         self.tbaa = TBAAReader(module)
@@ -112,7 +117,7 @@ class TypeAnalysis:
         if cached is not None:
             return cached
         contexts = self._contexts[fn] = self._contexts.get(fn, 0) + 1
-        if contexts > MAX_CONTEXTS:
+        if self.max_contexts is not None and contexts > self.max_contexts:
             return self._analyze_summary(fn, args, ret)
         state = FunctionState(self, fn, args, ret, warm.trees if warm is not None and warm.function is fn else None,
                               _origins)
@@ -381,8 +386,19 @@ class TypeResults:
 
         Integer, Pointer and Anything segments carry no derivative; Float ones
         do. Raises `UnknownTypeError` if some copied bytes have no known type
+        (even with what every caller of the function says, `type_callers`)
         and `TypeConflictError` if they have two.
         """
+        try:
+            return self._copy_layout(call)
+        except UnknownTypeError:
+            separate = TypeAnalysis(self.analysis.module, self.analysis.layout, summaries=False)
+            context = caller_context(separate, self.function.name or "")
+            if context is None:
+                raise
+            return separate.analyze(self.function, context)._copy_layout(call)
+
+    def _copy_layout(self, call: CallBase) -> CopyLayout:
         callee = call.called_function
         name = callee.name if callee is not None else ""
         if not any(name == n or name.startswith(n + ".") for n in _MEMCPY_NAMES):
