@@ -47,10 +47,12 @@ INACTIVE_LIBC = frozenset({
     "abort", "exit", "_exit", "__assert_fail", "__stack_chk_fail", "clock", "time",
     "gettimeofday", "clock_gettime", "rand", "srand", "random", "srandom", "strlen",
     "strcmp", "strncmp", "getenv", "free", "__cxa_guard_acquire", "__cxa_guard_release",
+    "posix_memalign",
 })
 """Library functions that read (never write) program memory or touch none of it.
 
 Freeing never moves derivatives (`heap` frees shadows in the reverse pass).
+`posix_memalign` reaches the AD writing only a private slot (`posix_memalign.py`).
 """
 
 MEMSET_PREFIXES = ("llvm.memset.",)

@@ -46,6 +46,11 @@ if TYPE_CHECKING:
     from enzc.ad.gradient_utils import GradientUtils
 
 
+ADOPT_ALIGNED = "__enzc_adopt_aligned"
+"""`ptr (ptr block, i64 align, i64 size)`, returning `block`: marks the block a
+`posix_memalign` produced as a fresh allocation (`posix_memalign.py`)."""
+
+
 @dataclass(frozen=True)
 class Allocator:
     """How a heap allocation function takes its size."""
@@ -54,21 +59,25 @@ class Allocator:
     """Arguments whose product is the byte count."""
     moves_from: int | None = None
     """`realloc`: the argument holding the block whose contents move."""
+    align_arg: int | None = None
+    """The argument giving the block's alignment (`aligned_alloc`, aligned `new`):
+    the shadow gets the same, since vector code may rely on it."""
 
 
 ALLOCATORS: dict[str, Allocator] = {
     "malloc": Allocator((0,)),
     "calloc": Allocator((0, 1)),
     "realloc": Allocator((1,), moves_from=0),
-    "aligned_alloc": Allocator((1,)),
+    "aligned_alloc": Allocator((1,), align_arg=0),
     "_Znwm": Allocator((0,)),
     "_Znam": Allocator((0,)),
     "_ZnwmRKSt9nothrow_t": Allocator((0,)),
     "_ZnamRKSt9nothrow_t": Allocator((0,)),
-    "_ZnwmSt11align_val_t": Allocator((0,)),
-    "_ZnamSt11align_val_t": Allocator((0,)),
-    "_ZnwmSt11align_val_tRKSt9nothrow_t": Allocator((0,)),
-    "_ZnamSt11align_val_tRKSt9nothrow_t": Allocator((0,)),
+    "_ZnwmSt11align_val_t": Allocator((0,), align_arg=1),
+    "_ZnamSt11align_val_t": Allocator((0,), align_arg=1),
+    "_ZnwmSt11align_val_tRKSt9nothrow_t": Allocator((0,), align_arg=1),
+    "_ZnamSt11align_val_tRKSt9nothrow_t": Allocator((0,), align_arg=1),
+    ADOPT_ALIGNED: Allocator((2,), align_arg=1),
 }
 """Allocation functions by name (C and the Itanium C++ `operator new` family)."""
 
@@ -79,6 +88,7 @@ DEALLOCATORS = frozenset({
 """Functions releasing a heap block: the block's first argument may not be read after them."""
 
 SHADOW_ALLOC = "__enzc_shadow_alloc"
+SHADOW_ALLOC_ALIGNED = "__enzc_shadow_alloc_aligned"
 SHADOW_REALLOC = "__enzc_shadow_realloc"
 
 
@@ -261,6 +271,10 @@ def shadow_allocation(gu: GradientUtils, orig: CallBase, new: Instruction, name:
         b.position_after_phis(normal)
     else:
         b.position_after(new)
+    if alloc.align_arg is not None:
+        align = _byte_count(b, [gu.new_value(orig.args[alloc.align_arg])])
+        size = _byte_count(b, _sizes(gu, orig, alloc))
+        return b.call(_shadow_alloc_aligned_helper(gu.module), [align, size], name)
     if alloc.moves_from is None:
         return b.call(_shadow_alloc_helper(gu.module), [_byte_count(b, _sizes(gu, orig, alloc))], name)
     old = gu.shadow(orig.args[alloc.moves_from])
@@ -323,9 +337,15 @@ def _shadow_alloc_helper(module: Module) -> Function:
     fn, fresh = _define(module, SHADOW_ALLOC, FunctionType(PTR, (I64,)), ["n"])
     if not fresh:
         return fn
-    entry, fill, done = new_block(fn, "entry"), new_block(fn, "fill"), new_block(fn, "done")
-    b = IRBuilder(entry)
-    p = b.call(_malloc(module), [fn.args[0]], "p")
+    b = IRBuilder(new_block(fn, "entry"))
+    _return_zeroed(module, b, b.call(_malloc(module), [fn.args[0]], "p"))
+    return fn
+
+
+def _return_zeroed(module: Module, b: IRBuilder, p: Value) -> None:
+    """Zero every usable byte of the fresh block `p` (if not null) and return it."""
+    fn = b.block.parent  # type: ignore[union-attr]
+    fill, done = new_block(fn, "fill"), new_block(fn, "done")  # type: ignore[arg-type]
     b.cond_br(b.icmp("eq", p, b.const_zero(PTR), "null"), done, fill)
     b.position_at_end(fill)
     usable = b.call(_usable_size(module), [p], "usable")
@@ -333,6 +353,20 @@ def _shadow_alloc_helper(module: Module) -> Function:
     b.br(done)
     b.position_at_end(done)
     b.ret(p)
+
+
+def _shadow_alloc_aligned_helper(module: Module) -> Function:
+    """`ptr __enzc_shadow_alloc_aligned(i64 align, i64 n)`: `aligned_alloc` of n bytes
+    rounded up to the alignment, every usable byte zeroed."""
+    fn, fresh = _define(module, SHADOW_ALLOC_ALIGNED, FunctionType(PTR, (I64, I64)), ["align", "n"])
+    if not fresh:
+        return fn
+    align, n = fn.args
+    b = IRBuilder(new_block(fn, "entry"))
+    mask = b.sub(align, ConstantInt(I64, 1), "mask")
+    rounded = b.and_(b.add(n, mask, "up"), b.xor(mask, ConstantInt(I64, -1), "keep"), "rounded")
+    aligned_alloc = get_or_insert_function(module, "aligned_alloc", FunctionType(PTR, (I64, I64)))
+    _return_zeroed(module, b, b.call(aligned_alloc, [align, rounded], "p"))
     return fn
 
 

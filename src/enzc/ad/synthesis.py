@@ -42,6 +42,7 @@ from enzc.ad.call_derivatives import forward_call
 from enzc.ad.gradient_utils import GradientUtils
 from enzc.ad.intfloat import retype_integer_moves
 from enzc.ad.loops import IrreducibleError
+from enzc.ad.posix_memalign import lower_posix_memalign
 from enzc.ad.preprocess import prepare
 from enzc.ad.reverse import check_store_forward, fwd, reverse_instruction
 
@@ -150,6 +151,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
 
     try:
         original, _ = prepare(fn)
+        lower_posix_memalign(original, module)
     except IrreducibleError as e:
         raise ad_error(module, None, fn.name or "?", f"{e}: the reverse pass needs structured loops",
                        "rewrite the loop without goto into its body") from None
