@@ -8,6 +8,8 @@ a `!dbg` location, then `note:` with the function and the instruction's text, th
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 
 from enzc.ir.instructions import Instruction
 from enzc.ir.module import Module
@@ -29,12 +31,32 @@ _ATTACHMENTS = re.compile(r"(, ![-\w.]+ ![0-9]+)+$")
 
 
 def describe_instruction(inst: Instruction) -> str:
-    """The instruction's own line, without debug records and metadata attachments."""
+    """The instruction's own text on one line (an `invoke` prints on two), without
+    debug records and metadata attachments."""
     try:
-        text = str(inst).strip().splitlines()[-1]
+        lines = [ln.strip() for ln in str(inst).strip().splitlines()]
     except Exception:  # noqa: BLE001 - printing must never hide the real error
         return inst.opcode
-    return _ATTACHMENTS.sub("", text)
+    return _ATTACHMENTS.sub("", " ".join(ln for ln in lines if ln and not ln.startswith("#dbg_")))
+
+
+DEMANGLERS = ("llvm-cxxfilt-22", "llvm-cxxfilt", "c++filt")
+
+
+def readable_name(name: str) -> str:
+    """A C++ symbol demangled (`_ZN3foo3barEv` → `foo::bar()`), other names as they are."""
+    if not name.startswith("_Z"):
+        return name
+    for tool in DEMANGLERS:
+        path = shutil.which(tool)
+        if path is None:
+            continue
+        try:
+            out = subprocess.run([path], input=name, capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            continue
+        return out or name
+    return name
 
 
 def format_error(module: Module | None, inst: Instruction | None, function: str, what: str,
@@ -44,9 +66,9 @@ def format_error(module: Module | None, inst: Instruction | None, function: str,
     head = f"{loc}: error: enzc: {what}" if loc else f"error: enzc: {what}"
     lines = [head]
     if inst is not None:
-        lines.append(f"note: in function '{function}': {describe_instruction(inst)}")
+        lines.append(f"note: in function '{readable_name(function)}': {describe_instruction(inst)}")
     else:
-        lines.append(f"note: in function '{function}'")
+        lines.append(f"note: in function '{readable_name(function)}'")
     if hint:
         lines.append(f"hint: {hint}")
     return "\n".join(lines)
