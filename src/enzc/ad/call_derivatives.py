@@ -81,7 +81,7 @@ def _stable_args(gu: GradientUtils, call: CallBase) -> frozenset[int]:
     """Pointer arguments into memory the caller never writes and that outlives the
     callee's reverse (Enzyme's "uncacheable arguments", inverted): the callee's
     reverse may reload through them instead of caching."""
-    from enzc.ad.gradient_utils import underlying_object
+    from enzc.ad.memory_facts import underlying_object
 
     out = []
     for i, a in enumerate(call.args):

@@ -44,22 +44,20 @@ from enzc.ir.instructions import (
     Ret,
     Select,
     ShuffleVector,
-    Store,
 )
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.transforms import clone_instruction
 from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStructType, StructType, Type
-from enzc.ir.values import Argument, Constant, ConstantInt, GlobalValue, Value
+from enzc.ir.values import Constant, ConstantInt, GlobalValue, Value
 
 from enzc.ad.activity import Activity, carries_float, slot_numbers
 from enzc.ad.cache import CacheManager
-from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.globals_shadow import base_global, shadow_constant
-from enzc.ad.heap import DEALLOCATORS, allocator_of, shadow_allocation
+from enzc.ad.heap import allocator_of, shadow_allocation
 from enzc.ad.loops import Loop, LoopNest
+from enzc.ad.memory_facts import MemoryFacts
 from enzc.ad.recompute import Planner
-from enzc.ad.rules import rule_for
 from enzc.ad.tripcount import TripCount, trip_count
 
 if TYPE_CHECKING:
@@ -69,9 +67,6 @@ if TYPE_CHECKING:
 
 RECOMPUTE_DEPTH = 6
 """How deep a chain of pure instructions the reverse pass recomputes instead of caching."""
-
-RELEASES = DEALLOCATORS | {"llvm.lifetime.end.p0"}
-"""Calls after which memory may not be read again: a clobber for recomputation."""
 
 _PURE = (BinaryOp, Cast, Compare, Select, GetElementPtr, ExtractValue, InsertValue, ExtractElement,
          InsertElement, ShuffleVector)
@@ -120,7 +115,7 @@ class GradientUtils:
         self.pred_phis: dict[BasicBlock, Phi] = {}
         self.free_anchors: dict[Loop, BasicBlock] = {}
         self._trip_counts: dict[Loop, TripCount | None] = {}
-        self._written: list[Value] | None = None
+        self._memory: MemoryFacts | None = None
         self.slots = slot_numbers(original)
         self.cache = CacheManager(self)
         self.planner = Planner(self)
@@ -507,64 +502,24 @@ class GradientUtils:
         kk = k if ty.bits == 64 else (b.trunc(k, ty, "aff.k") if ty.bits < 64 else b.zext(k, ty, "aff.k"))
         return b.add(base, b.mul(kk, ConstantInt(ty, step.value), "aff.off"), self.label(phi) + ".re")  # type: ignore[attr-defined]
 
-    # -- memory facts ----------------------------------------------------------------------
+    # -- memory facts (see memory_facts) -------------------------------------------------
+    @property
+    def memory(self) -> MemoryFacts:
+        """Write and alias facts of the original, made on first use (after `split` is set)."""
+        if self._memory is None:
+            self._memory = MemoryFacts(self)
+        return self._memory
+
     def _memory_unchanged(self, load: Load) -> bool:
         """No instruction of the original may write the memory `load` reads."""
-        target = underlying_object(load.ptr)
-        if self.split and not self.outlives_caller_writes(target):
-            return False  # the caller may overwrite it before the reverse function runs
-        return self.never_written(target)
+        return self.memory.load_unchanged(load)
 
     def never_written(self, target: Value) -> bool:
         """No instruction of the original may write allocation `target`."""
-        if self._written is None:
-            self._written = self._collect_writes()
-        return all(not may_alias(target, w) for w in self._written)
+        return self.memory.never_written(target)
 
     def outlives_caller_writes(self, target: Value) -> bool:
-        """Whether memory `target` stays as this function left it until its reverse
-        pass runs: always in combined mode; in split mode for its own stack and for
-        arguments the caller declared stable."""
-        if not self.split or isinstance(target, Alloca):
-            return True
-        return isinstance(target, Argument) and target.index in self.stable_args
-
-    def _collect_writes(self) -> list[Value]:
-        """Underlying objects written anywhere in the original (None entries: unknown)."""
-        out: list[Value] = []
-        for inst in self.original.instructions():
-            match inst:
-                case Store():
-                    out.append(underlying_object(inst.ptr))
-                case CallBase():
-                    kind = classify(inst, lambda n: rule_for(n) is not None)
-                    if callee_name(inst) in RELEASES:
-                        out.append(underlying_object(inst.args[-1]))
-                        continue
-                    if kind in (CallKind.RULE, CallKind.INACTIVE):
-                        continue
-                    if kind is CallKind.ALLOC:
-                        moves = allocator_of(inst).moves_from  # type: ignore[union-attr]
-                        if moves is not None:
-                            out.append(underlying_object(inst.args[moves]))  # realloc releases the old block
-                        continue
-                    if kind in (CallKind.MEMSET, CallKind.MEMCPY):
-                        out.append(underlying_object(inst.args[0]))
-                    elif writes_memory(inst, self.module):
-                        out.append(_UNKNOWN)
-                case _ if inst.opcode in ("atomicrmw", "cmpxchg"):
-                    out.append(underlying_object(inst.operand(0)))
-        return out
-
-
-class _Unknown(Value):
-    """Stands for memory a call may write anywhere."""
-
-    def __init__(self) -> None:
-        super().__init__(I64)
-
-
-_UNKNOWN = _Unknown()
+        return self.memory.outlives_caller_writes(target)
 
 
 def _spelling(v: Value) -> str:
@@ -573,36 +528,6 @@ def _spelling(v: Value) -> str:
         return v.ref() if v.name or isinstance(v, Constant) else "?"
     except ValueError:
         return "?"
-
-
-def underlying_object(ptr: Value) -> Value:
-    """Strip GEPs and pointer casts to the allocation a pointer is derived from."""
-    for _ in range(64):
-        match ptr:
-            case GetElementPtr():
-                ptr = ptr.ptr
-            case Cast() if ptr.opcode in ("bitcast", "addrspacecast"):
-                ptr = ptr.operand(0)
-            case _:
-                return ptr
-    return ptr
-
-
-def may_alias(a: Value, b: Value) -> bool:
-    """Conservative: False only for provably distinct allocations."""
-    if a is b:
-        return True
-    if isinstance(a, _Unknown) or isinstance(b, _Unknown):
-        return True
-    ident = (Alloca, GlobalValue)
-    if isinstance(a, ident) and isinstance(b, ident):
-        return False
-    if isinstance(a, Alloca) and isinstance(b, Argument) or isinstance(b, Alloca) and isinstance(a, Argument):
-        return False
-    for x, y in ((a, b), (b, a)):
-        if isinstance(x, Argument) and "noalias" in x.attrs and isinstance(y, (Argument, GlobalValue)):
-            return False
-    return True
 
 
 def float_leaves(ty: Type, prefix: tuple[int, ...] = ()) -> list[tuple[tuple[int, ...], Type]]:

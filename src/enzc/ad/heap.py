@@ -21,7 +21,7 @@ freeing the new shadow.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
 from enzc.ir.instructions import (
@@ -119,32 +119,22 @@ def local_roots(ptr: Value) -> list[Instruction]:
     pointer was loaded from (that memory must then hold shadow pointers too).
     """
     out: list[Instruction] = []
-    seen: set[int] = set()
-    work = [ptr]
-    while work:
-        v = work.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
+
+    def visit(v: Value) -> list[Value]:
+        through = _passes_pointer_from(v)
+        if through is not None:
+            return through
         match v:
             case Alloca():
                 out.append(v)
             case CallBase() if (alloc := allocator_of(v)) is not None:
                 out.append(v)
-                if alloc.moves_from is not None:
-                    work.append(v.args[alloc.moves_from])
-            case GetElementPtr():
-                work.append(v.ptr)
-            case Cast() if isinstance(v.operand(0).type.scalar, PointerType):
-                work.append(v.operand(0))
-            case Freeze():
-                work.append(v.operand(0))
-            case Phi():
-                work.extend(val for val, _ in v.incoming)
-            case Select():
-                work.extend((v.true_value, v.false_value))
+                return [v.args[alloc.moves_from]] if alloc.moves_from is not None else []
             case Load():
-                work.append(v.ptr)
+                return [v.ptr]
+        return []
+
+    _walk_back(ptr, visit)
     return out
 
 
@@ -152,27 +142,45 @@ def pointer_sources(ptr: Value) -> list[Value]:
     """Every value `ptr` is derived from by address arithmetic, casts, phis and
     selects: allocations, arguments, globals, loads, calls (constants dropped)."""
     out: list[Value] = []
+
+    def visit(v: Value) -> list[Value]:
+        through = _passes_pointer_from(v)
+        if through is not None:
+            return through
+        if isinstance(v, (Argument, GlobalValue, Instruction)):
+            out.append(v)
+        return []
+
+    _walk_back(ptr, visit)
+    return out
+
+
+def _passes_pointer_from(v: Value) -> list[Value] | None:
+    """The values `v` passes its pointer on from (address arithmetic, pointer casts,
+    freeze, phis, selects); None when `v` makes or loads its pointer itself."""
+    match v:
+        case GetElementPtr():
+            return [v.ptr]
+        case Cast() if isinstance(v.operand(0).type.scalar, PointerType):
+            return [v.operand(0)]
+        case Freeze():
+            return [v.operand(0)]
+        case Phi():
+            return [val for val, _ in v.incoming]
+        case Select():
+            return [v.true_value, v.false_value]
+    return None
+
+
+def _walk_back(ptr: Value, visit: Callable[[Value], list[Value]]) -> None:
+    """Visit `ptr` and, once each, every value `visit` returns to continue with."""
     seen: set[int] = set()
     work = [ptr]
     while work:
         v = work.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        match v:
-            case GetElementPtr():
-                work.append(v.ptr)
-            case Cast() if isinstance(v.operand(0).type.scalar, PointerType):
-                work.append(v.operand(0))
-            case Freeze():
-                work.append(v.operand(0))
-            case Phi():
-                work.extend(val for val, _ in v.incoming)
-            case Select():
-                work.extend((v.true_value, v.false_value))
-            case Argument() | GlobalValue() | Instruction():
-                out.append(v)
-    return out
+        if id(v) not in seen:
+            seen.add(id(v))
+            work.extend(visit(v))
 
 
 # -- does an allocation outlive the call? ---------------------------------------------------

@@ -107,7 +107,8 @@ def _agreed_element_type(gu: GradientUtils, call: CallBase) -> FloatType | None:
 def _element_float_type(gu: GradientUtils, ptr: Value) -> FloatType | None:
     """The one floating type stored in `ptr`'s allocation: its alloca's only leaf
     type, or the only type every load and store through it uses."""
-    from enzc.ad.gradient_utils import float_leaves, underlying_object
+    from enzc.ad.gradient_utils import float_leaves
+    from enzc.ad.memory_facts import underlying_object
 
     base = underlying_object(ptr)
     if isinstance(base, Alloca):

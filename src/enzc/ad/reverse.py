@@ -22,10 +22,11 @@ from enzc.ad.activity import carries_float
 from enzc.ad.call_derivatives import reverse_call
 from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.complex_math import reverse_complex
-from enzc.ad.gradient_utils import GradientUtils, underlying_object
+from enzc.ad.gradient_utils import GradientUtils
 from enzc.ad.custom import reverse_custom_call
 from enzc.ad.globals_shadow import base_global, is_inactive_global
 from enzc.ad.heap import reverse_allocation
+from enzc.ad.memory_facts import underlying_object
 from enzc.ad.memtypes import memcpy_adjoint
 from enzc.ad.rules import emit as emit_rule
 from enzc.ad.rules import PARAMS, intrinsic, rule_for

@@ -45,6 +45,7 @@ from enzc.ad.loops import IrreducibleError
 from enzc.ad.posix_memalign import lower_posix_memalign
 from enzc.ad.preprocess import prepare
 from enzc.ad.reverse import check_store_forward, fwd, reverse_instruction
+from enzc.ad.undo_stores import UndoLog, replay_stores, restore_old_value, save_old_values
 
 if TYPE_CHECKING:
     from enzc.ad.split_mode import SplitDerivative
@@ -187,10 +188,11 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
             check_store_forward(gu, inst)
         elif isinstance(inst, CallBase):
             forward_call(gu, inst)
+    undo = save_old_values(gu)
     d_return = g.args[-1] if len(g.args) > len(fn.args) + sum(a.has_shadow for a in sig.args) else None
     if d_return is not None:
         d_return.name = "d_return"
-    rv = _Reverse(gu, sig, d_return)
+    rv = _Reverse(gu, sig, d_return, undo)
     rv.build()
     return Derivative(g, sig, activity, out_types(fn, sig), gu.cache.stats.values, rv.returns,
                       gu.cache.stats.allocations)
@@ -218,11 +220,14 @@ def _strip_debug_info(fn: Function) -> None:
 class _Reverse:
     """Emits the reverse blocks and the exit block of one derivative."""
 
-    def __init__(self, gu: GradientUtils, sig: Signature, d_return: Value | None = None) -> None:
+    def __init__(self, gu: GradientUtils, sig: Signature, d_return: Value | None = None,
+                 undo: UndoLog | None = None) -> None:
         self.gu = gu
         self.sig = sig
         self.d_return = d_return
         """Split mode: the seed of the return adjoint (a parameter, not 1.0)."""
+        self.undo = undo if undo is not None else UndoLog()
+        """Once-executed stores to write back at their reverse and to replay at the end."""
         self.returns: list[tuple[BasicBlock, Value | None, Value | None]] = []
         self.rev: dict[BasicBlock, BasicBlock] = {}
         self.live = _reaches_return(gu.original)
@@ -280,6 +285,8 @@ class _Reverse:
                 continue
             if act.is_active_instruction(inst):
                 reverse_instruction(gu, inst)
+            if isinstance(inst, Store):
+                restore_old_value(gu, self.undo, inst)
         phi_adjoints = [(phi, gu.take_adjoint(phi)) for phi in block.phis if gu.has_adjoint(phi)]
         self._dispatch(block, phi_adjoints)
         gu.leave_context(saved)
@@ -378,6 +385,7 @@ class _Reverse:
     def _exit(self) -> None:
         gu = self.gu
         saved = gu.enter_context(self.exit, None)
+        replay_stores(gu, self.undo)
         b = gu.b
         values = []
         for a, cls in zip(gu.original.args, self.sig.args):
