@@ -116,13 +116,13 @@ class Planner:
             return
         gu = self.gu
         cut = self._plan([self.canon(p.value) for p in self.placeholders])
-        order = {}
+        order: dict[BasicBlock, list[Placeholder]] = {}
         for p in self.placeholders:
             blk = p.stub.parent
             assert blk is not None
             order.setdefault(blk, []).append(p)
         saved_memo, saved = gu.memo, (gu.b.block, gu.b.before, gu.context)
-        memos: dict[tuple, dict] = {}
+        memos: dict[tuple[BasicBlock, tuple[Value, ...]], dict] = {}
         replaced: dict[Value, Value] = {}
         try:
             for blk, ps in order.items():
