@@ -344,6 +344,7 @@ class MemoryFacts:
         """Stores the derivative undoes and replays (`undo_stores`), in forward order."""
         undone = set(self.undone)
         self._kept = [w for w in self.writes if w.inst not in undone]
+        self._unchanged: dict[Load, bool] = {}
 
     # -- queries -----------------------------------------------------------------------
     def load_unchanged(self, load: Load) -> bool:
@@ -351,6 +352,12 @@ class MemoryFacts:
         mode, nor may the caller before the reverse function runs). Undone stores do
         not count for loads inside loops: those are reloaded only within their loop's
         reverse, where the undo log has put memory back as the loop saw it."""
+        got = self._unchanged.get(load)
+        if got is None:
+            got = self._unchanged[load] = self._unchanged_uncached(load)
+        return got
+
+    def _unchanged_uncached(self, load: Load) -> bool:
         objs = underlying_objects(load.ptr)
         if self.gu.split and not all(self.outlives_caller_writes(t) for t in objs):
             return False
