@@ -268,6 +268,7 @@ def cached_values(program: str, tmp_path: Path) -> dict[str, int]:
     ("const_loop_out.c", "diffe_objective"),  # malloc'd temporary + final *out store
     ("aliased_out.c", "diffe_squares"),       # the final store may alias the input
     ("int_and_double.c", "diffe_bucket"),     # int stores in the loop (TBAA)
+    ("global_coefficients.c", "diffe_weigh"), # a global read in the loop, updated at the end
 ])
 def test_inputs_are_reloaded_not_cached(program: str, derivative: str, tmp_path: Path) -> None:
     assert cached_values(program, tmp_path) == {derivative: 0}
