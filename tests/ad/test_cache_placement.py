@@ -111,3 +111,29 @@ def test_split_pairs_are_reported(tmp_path: Path) -> None:
     assert ("; split_rec (augmented/reverse pair, stack blocks in its tape): 3 cached values; "
             "per call: 1 stack block(s) (48 bytes), 1 malloc'd block(s)\n") in report
     assert "; diffe_rec: 3 cached values; per call: 1 stack block(s) (48 bytes), 1 malloc'd block(s)\n" in report
+
+
+def arena_bytes(pieces: list[int]) -> int:
+    """Heap bytes `__enzc_arena_alloc` takes for these piece sizes (`cache_runtime`):
+    16-byte aligned pieces; a new block (16-byte link + data) of at least 4096
+    bytes and twice the previous block when the current one is full."""
+    total = room = last = 0
+    for p in pieces:
+        n = -(-p // 16) * 16
+        if n > room:
+            last = max(2 * last, n + 16, 4096)
+            total += last
+            room = last - 16
+        room -= n
+    return total
+
+
+def test_tape_stats_of_a_growing_arena(tmp_path: Path) -> None:
+    """Row i of the triangular nest caches i + 1 doubles per call: the pieces fill
+    five arena blocks; besides, two once-per-call arrays of n pointers/doubles."""
+    _, _, exe = build([PROGRAMS / "triangular_arena_growth.c"], tmp_path, "--enzc-tape-stats")
+    done = subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60)
+    n = 140
+    per_call = arena_bytes([8 * (i + 1) for i in range(n)]) + 2 * 8 * n
+    assert done.stderr == f"enzc: diffe_tri: 2 calls, tape bytes per call: mean {per_call}, max {per_call}\n"
+    assert arena_bytes([8 * (i + 1) for i in range(n)]) > 4096 * 4  # several blocks
