@@ -1,8 +1,8 @@
 """What `--enzc-print-cache` says about each cache: the value, its size, the
 formula of its bytes and where it lives, so a user can see what the tape costs.
 
-    ; diffe_f: 2 cached values; per call: 1 malloc'd block
-    ;   %mul.cache: double (8 bytes) x n(%for.body) = 8*n(%for.body) bytes, allocated once per call, in one malloc of the sum of these sizes (aligned) bytes (shared with 1 other cache)
+    ; diffe_f: 2 cached values; per call: 1 malloc'd block(s)
+    ;   %mul.cache: double (8 bytes) x n(%for.body) = 8*n(%for.body) bytes, allocated once per call, in one malloc (shared with 1 other cache)
     ;     where n(%for.body) = iterations from 0 step 1 while the counter slt %n (exact)
 
 A count that is only an upper bound says so; a cache whose outer loop has no
