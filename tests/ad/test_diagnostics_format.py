@@ -35,6 +35,7 @@ def test_invoke_is_shown_on_one_line_without_attachments() -> None:
     assert lines[0] == "error: enzc: cannot differentiate this"
     assert lines[1].endswith("%p = invoke ptr @_Z4makev() to label %ok unwind label %bad"), lines[1]
     assert lines[2] == "hint: do that"
+    assert "compile with -g" in lines[3]  # no !dbg: say how to get the source line
 
 
 @pytest.mark.skipif(shutil.which("llvm-cxxfilt-22") is None and shutil.which("c++filt") is None,

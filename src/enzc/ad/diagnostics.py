@@ -71,6 +71,8 @@ def format_error(module: Module | None, inst: Instruction | None, function: str,
         lines.append(f"note: in function '{readable_name(function)}'")
     if hint:
         lines.append(f"hint: {hint}")
+    if loc is None and inst is not None:
+        lines.append("note: no source line is known: compile with -g (or -gline-tables-only) to see it")
     return "\n".join(lines)
 
 
