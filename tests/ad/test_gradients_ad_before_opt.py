@@ -17,9 +17,6 @@ PROGRAMS = [p for p in discover("rev2") if p.name.startswith("cxx/")]
 XFAIL: dict[str, str] = {
     "cxx/new_with_cleanups": "built with exceptions: at -O0 the vector code is full of "
                              "invokes, and an invoke of a function is not differentiated",
-    "cxx/templates_class_vector": "segfaults in the reverse of Poly::eval, loading through "
-                                  "the cached shadow pointer that the augmented "
-                                  "reverse_iterator<__normal_iterator>::operator* returned",
 }
 
 

@@ -572,3 +572,27 @@ def test_pointer_to_pointer_tbaa():
     res, g = analyze(m, "g")
     tree = res.tree_of(g.args[0])
     assert tree[(-1, -1)] == POINTER and tree[(-1, -1, 0)] == DOUBLE
+
+
+def test_struct_padding_is_anything_so_whole_struct_copies_have_a_layout():
+    # {ptr, double, i32} has 4 bytes of tail padding: a memcpy of the whole record
+    # (24 bytes) must not stop at "unknown type" there.
+    m = module_from_ir("""
+%struct.Rec = type { ptr, double, i32 }
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+define void @f(ptr %x, double %w) {
+entry:
+  %a = alloca %struct.Rec, align 8
+  %b = alloca %struct.Rec, align 8
+  store ptr %x, ptr %a, align 8
+  %wp = getelementptr inbounds %struct.Rec, ptr %a, i32 0, i32 1
+  store double %w, ptr %wp, align 8
+  %kp = getelementptr inbounds %struct.Rec, ptr %a, i32 0, i32 2
+  store i32 3, ptr %kp, align 8
+  call void @llvm.memcpy.p0.p0.i64(ptr %b, ptr %a, i64 24, i1 false)
+  ret void
+}
+""")
+    res, f = analyze(m, "f")
+    (copy,) = calls_to(f, "llvm.memcpy.p0.p0.i64")
+    assert str(res.copy_layout(copy)) == "[0,8):Pointer, [8,16):Float@double, [16,20):Integer, [20,24):Anything"

@@ -42,6 +42,7 @@ from enzc.ad.call_derivatives import forward_call
 from enzc.ad.gradient_utils import GradientUtils
 from enzc.ad.intfloat import retype_integer_moves
 from enzc.ad.loops import IrreducibleError
+from enzc.ad.pointer_copies import copy_pointer_shadows
 from enzc.ad.posix_memalign import lower_posix_memalign
 from enzc.ad.preprocess import prepare
 from enzc.ad.reverse import check_store_forward, fwd, reverse_instruction
@@ -188,6 +189,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
             check_store_forward(gu, inst)
         elif isinstance(inst, CallBase):
             forward_call(gu, inst)
+            copy_pointer_shadows(gu, inst)
     undo = save_old_values(gu)
     d_return = g.args[-1] if len(g.args) > len(fn.args) + sum(a.has_shadow for a in sig.args) else None
     if d_return is not None:

@@ -28,7 +28,7 @@ from enzc.ir.types import (
 )
 from enzc.ir.values import ConstantInt, ConstantSimple, Value
 
-from enzc.ad.typetree import INTEGER, POINTER, BaseType, Path, TypeTree, float_type
+from enzc.ad.typetree import ANYTHING, INTEGER, POINTER, BaseType, Path, TypeTree, float_type
 
 _MAX_ARRAY_ENTRIES = 256
 """Arrays with more elements than this are seeded as `-1` (every element) at once."""
@@ -82,11 +82,16 @@ class TypeSeeds:
                 except DataLayoutError:
                     return TypeTree()
                 entries: dict[Path, BaseType] = {}
+                covered: set[int] = set()
                 for off, e in zip(offsets, t.elements):  # type: ignore[union-attr]
                     size = self.size(e) or 0
+                    covered.update(range(off, off + size))
                     for p, v in self.of_type(e).expand(size).items():
                         entries[(p[0] + off, *p[1:])] = v
                 size = self.size(t)
+                for byte in range(size or 0):  # alignment padding holds no data
+                    if byte not in covered:
+                        entries[(byte,)] = ANYTHING
                 tree = TypeTree(entries)
                 return tree.canonicalize(size) if size else tree
             case ArrayType(count=n, element=e):
