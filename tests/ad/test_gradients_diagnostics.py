@@ -31,6 +31,8 @@ CASES = {
     "global_no_shadow": Case(DIAG / "global_no_shadow.c", ("state", "shadow")),
     "callee_writes_global": Case(DIAG / "callee_writes_global.c", ("saved", "shadow")),
     "fnptr_external": Case(DIAG / "fnptr_external.c", ("indirect", "sin")),
+    "openmp_region": Case(DIAG / "openmp_region.c", ("__kmpc_fork_call", "OpenMP", "-fopenmp"), ("-fopenmp",)),
+    "qsort_comparator": Case(DIAG / "qsort_comparator.c", ("qsort", "comparator")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",
                                      ("last_input", "shadow"), ("-DNO_INACTIVE_MARK",)),

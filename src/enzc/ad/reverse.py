@@ -26,6 +26,7 @@ from enzc.ad.gradient_utils import GradientUtils
 from enzc.ad.custom import reverse_custom_call
 from enzc.ad.globals_shadow import base_global, is_inactive_global
 from enzc.ad.heap import reverse_allocation
+from enzc.ad.library_hints import library_hint
 from enzc.ad.memory_facts import underlying_object
 from enzc.ad.memtypes import memcpy_adjoint
 from enzc.ad.rules import emit as emit_rule
@@ -376,7 +377,7 @@ def _unknown_call(gu: GradientUtils, inst: CallBase, name: str | None) -> None:
         raise gu.error(inst, "cannot differentiate an indirect call that may be active",
                        "call the function directly so it can be inlined")
     raise gu.error(inst, f"cannot differentiate call to external function '{shown}' ({_c_signature(fn)})",
-                   HINT_CUSTOM.format(name=shown))
+                   library_hint(shown) or HINT_CUSTOM.format(name=shown))
 
 
 def _c_signature(fn: Function) -> str:
