@@ -165,6 +165,49 @@ exit:
     assert cached(ir) == [("%a", "double"), ("%e", "double")]
 
 
+def test_affine_phi_start_cached_as_its_narrow_source() -> None:
+    """The inner loop walks p = sext(k) + j, k an overwritten i32: the reverse
+    rebuilds p from its start, so the 4-byte k is cached, not the i64 start (x is
+    `noalias`, so x[p] is reloaded)."""
+    ir = HEAD + """
+@idx = global [16 x i32] zeroinitializer
+
+define double @f(ptr noalias %x, i64 %n) {
+entry:
+  br label %outer
+outer:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %outer.latch ]
+  %acc = phi double [ 0.0, %entry ], [ %acc.inner, %outer.latch ]
+  %ip = getelementptr inbounds [16 x i32], ptr @idx, i64 0, i64 %i
+  %k = load i32, ptr %ip
+  %k1 = add i32 %k, 1
+  store i32 %k1, ptr %ip
+  %ks = sext i32 %k to i64
+  br label %inner
+inner:
+  %j = phi i64 [ 0, %outer ], [ %j.next, %inner ]
+  %p = phi i64 [ %ks, %outer ], [ %p.next, %inner ]
+  %acc2 = phi double [ %acc, %outer ], [ %acc.next, %inner ]
+  %q = getelementptr inbounds double, ptr %x, i64 %p
+  %u = load double, ptr %q
+  %uu = fmul double %u, %u
+  %acc.next = fadd double %acc2, %uu
+  %p.next = add nsw i64 %p, 1
+  %j.next = add nuw nsw i64 %j, 1
+  %cj = icmp eq i64 %j.next, 4
+  br i1 %cj, label %outer.latch, label %inner
+outer.latch:
+  %acc.inner = phi double [ %acc.next, %inner ]
+  %i.next = add nuw nsw i64 %i, 1
+  %ci = icmp eq i64 %i.next, %n
+  br i1 %ci, label %exit, label %outer
+exit:
+  ret double %acc.inner
+}
+"""
+    assert cached(ir) == [("%k", "i32")]
+
+
 LSTM_CELL = HEAD + """
 declare double @tanh(double)
 declare double @llvm.fmuladd.f64(double, double, double)

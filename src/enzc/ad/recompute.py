@@ -54,6 +54,7 @@ from enzc.ir.instructions import (
     ShuffleVector,
     Store,
     UnaryOp,
+    VAArg,
 )
 from enzc.ir.module import BasicBlock
 from enzc.ir.transforms import clone_instruction
@@ -148,7 +149,7 @@ class Planner:
     # -- graph -----------------------------------------------------------------------------
     def _loops(self, v: Value) -> list[Loop] | None:
         """The loops of forward instruction `v`; None when it is free (outside loops,
-        computed in the reverse pass, an induction variable or an affine phi)."""
+        computed in the reverse pass, or an induction variable)."""
         gu = self.gu
         if not isinstance(v, Instruction) or v.parent is None:
             return None
@@ -158,16 +159,20 @@ class Planner:
         loops = gu.loops.loops_of(ob)
         if not loops:
             return None
-        if isinstance(v, Phi):
-            state = gu.header_states.get(v.parent)
-            if state is not None and v is state.iv or gu._affine_parts(v, loops[-1]) is not None:
-                return None
+        state = gu.header_states.get(v.parent)
+        if state is not None and v is state.iv:
+            return None
         return loops
 
     def _inputs(self, v: Instruction) -> list[Value] | None:
         """The operands `v` is recomputed from, or None when it cannot be recomputed."""
         gu = self.gu
-        if isinstance(v, Load):
+        if isinstance(v, Phi):
+            parts = gu._affine_parts(v, gu.loops_of_new(v)[-1])
+            if parts is None:
+                return None
+            ops = [parts[0]]  # start + k * step: the reverse counter gives k
+        elif isinstance(v, Load):
             orig = gu.original_of.get(v)
             if (not isinstance(orig, Load) or v.volatile or v.ordering is not None
                     or not gu._memory_unchanged(orig)):
@@ -299,6 +304,9 @@ class Planner:
                 stack.append((x, True))
                 stack += [(o, False) for o in ops if not isinstance(o, BasicBlock)]
                 continue
+            if isinstance(x, Phi):  # affine: `lookup` finds its start in the memo
+                memo[key] = gu.lookup(x)
+                continue
             new = clone_instruction(x)
             new.metadata = {k: m for k, m in new.metadata.items() if k != "dbg"}
             for i, o in enumerate(new.operands):
@@ -316,7 +324,7 @@ def _cheap_intrinsic(call: CallBase) -> bool:
 
 def _may_write(inst: Instruction, gu: GradientUtils) -> bool:
     """Whether original instruction `inst` may write any memory (conservative)."""
-    if isinstance(inst, (Store, AtomicRMW, CmpXchg, Fence)):
+    if isinstance(inst, (Store, AtomicRMW, CmpXchg, Fence, VAArg)):
         return True
     if isinstance(inst, CallBase):
         return not _cheap_intrinsic(inst) and writes_memory(inst, gu.module)
