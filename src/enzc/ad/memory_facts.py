@@ -260,7 +260,12 @@ def collect_writes(fn: Function, module: Module | None) -> list[Write]:
                     add(inst, inst.args[-1])
                     continue
                 kind = classify(inst, lambda n: rule_for(n) is not None)
-                if kind in (CallKind.RULE, CallKind.INACTIVE):
+                if kind is CallKind.RULE:
+                    for arg in inst.args:  # frexp's exponent: the only writes of a rule call
+                        if isinstance(arg.type, PointerType):
+                            add(inst, arg)
+                    continue
+                if kind is CallKind.INACTIVE:
                     continue
                 if kind is CallKind.ALLOC:
                     moves = allocator_of(inst).moves_from  # type: ignore[union-attr]

@@ -42,6 +42,8 @@ TABLE: dict[str, Rule] = {
     "ldexp": D("pow(2, y)", None),
     "scalbn": D("pow(2, y)", None),
     "scalbln": D("pow(2, y)", None),
+    # frexp scales x by 2^-e exactly, so r / x is that power of two; at 0 (e = 0) it is 1
+    "frexp": D("x > 0 ? r / x : (x < 0 ? r / x : 1)", None),
     "fdim": D("x > y ? 1 : 0", "x > y ? -1 : 0"),
     "sinh": D("cosh(x)"),
     "cosh": D("sinh(x)"),
