@@ -22,6 +22,7 @@ PY: dict[str, object] = {
     "erfc": math.erfc, "fma": lambda a, b, c: a * b + c, "fmuladd": lambda a, b, c: a * b + c,
     "asinh": math.asinh, "acosh": math.acosh, "atanh": math.atanh, "ldexp": math.ldexp,
     "scalbn": math.ldexp, "scalbln": math.ldexp, "fdim": lambda x, y: max(x - y, 0.0),
+    "frexp": lambda x, _exponent: math.frexp(x)[0],
 }
 """Reference implementations of every table entry."""
 
@@ -33,6 +34,7 @@ POINTS: dict[str, tuple] = {
     "fmuladd": (1.5, -2.0, 0.5), "fabs": (-0.8,), "floor": (1.3,), "ceil": (1.3,), "trunc": (1.3,),
     "round": (1.3,), "roundeven": (1.3,), "rint": (1.3,), "nearbyint": (1.3,),
     "acosh": (1.7,), "ldexp": (0.6, 3), "scalbn": (0.6, -2), "scalbln": (0.6, 5), "fdim": (0.9, 0.4),
+    "frexp": (-5.3, 0),
 }
 
 
@@ -84,6 +86,19 @@ def test_partials_match_finite_differences(name: str) -> None:
         fd = (fn(*up) - fn(*down)) / (2 * h)
         got = evaluate(rule.partial(i), args, result)
         assert got == pytest.approx(fd, rel=1e-6, abs=1e-8), f"d{name}/d{'xyz'[i]}: {text}"
+
+
+@pytest.mark.parametrize(("x", "y", "dx", "dy"), [(0.0, 1.0, 1.0, 0.0), (0.0, 2.5, 0.0, 0.0),
+                                                  (0.0, 0.0, 0.0, 0.0), (2.0, 0.0, 0.0, math.log(2.0))])
+def test_pow_limits_at_zero(x: float, y: float, dx: float, dy: float) -> None:
+    """pow at a zero base or exponent: the one-sided limits, never 0 * inf."""
+    r = math.pow(x, y)
+    assert evaluate(TABLE["pow"].partial(0), (x, y), r) == dx
+    assert evaluate(TABLE["pow"].partial(1), (x, y), r) == pytest.approx(dy)
+
+
+def test_frexp_at_zero_is_one() -> None:
+    assert evaluate(TABLE["frexp"].partial(0), (0.0, 0), 0.0) == 1.0
 
 
 @pytest.mark.parametrize(("name", "key"), [

@@ -19,7 +19,9 @@ TWO_OVER_SQRT_PI = "1.1283791670955126"
 TABLE: dict[str, Rule] = {
     "sqrt": D("0.5 / r"),
     "cbrt": D("r / (3 * x)"),
-    "pow": D("y * pow(x, y - 1)", "r * log(x)"),
+    # at x = 0 (y > 0) x^y log x -> 0, and x^0 is constant: 0, not 0 * inf = NaN
+    "pow": D("y > 0 ? y * pow(x, y - 1) : (y < 0 ? y * pow(x, y - 1) : 0)",
+             "x > 0 ? r * log(x) : (x < 0 ? r * log(x) : 0)"),
     "powi": D("y * powi(x, y - 1)", None),
     "exp": D("r"),
     "exp2": D(f"r * {LN2}"),
