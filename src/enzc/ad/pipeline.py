@@ -19,8 +19,13 @@ from enzc.ad.diagnostics import ad_error
 from enzc.ad.markers import apply_registrations
 from enzc.ad.synthesis import DerivativeCache
 
-OTHER_MODES = ("__enzyme_fwddiff", "__enzyme_augmentfwd", "__enzyme_reverse", "__enzyme_virtualreverse")
+OTHER_MODES = ("__enzyme_fwddiff", "__enzyme_augmentfwd", "__enzyme_reverse", "__enzyme_virtualreverse",
+               "__enzyme_fwdsplit")
 """Entry points of later issues: a clear error until they are implemented."""
+
+OTHER_BUILTINS = ("__enzyme_iter", "__enzyme_batch", "__enzyme_context", "__enzyme_shadow", "__enzyme_todense",
+                  "__enzyme_truncate_mem_func", "__enzyme_truncate_op_func", "__enzyme_error_estimate")
+"""Other Enzyme runtime builtins: without this error they would only fail at link time."""
 
 
 def lower_module(module: Module, *, print_activity: bool = False, print_gradient: bool = False,
@@ -41,9 +46,9 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
             if is_entry_point(callee):
                 lowering.lower(inst, caller)
                 count += 1
-            elif callee is not None and any(m in (callee.name or "") for m in OTHER_MODES):
+            elif callee is not None and (builtin := _unsupported_builtin(callee.name or "")):
                 raise ad_error(module, inst, caller.name or "?",
-                               f"'{callee.name}' is not supported yet (only reverse mode, __enzyme_autodiff)")
+                               f"'{builtin}' is not supported yet (only reverse mode, __enzyme_autodiff)")
     lowering.remove_markers()
     if print_cache:
         for s in derivatives.split_done.values():
@@ -59,6 +64,11 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
 
             err.write(print_function(d.function) + "\n")
     return count
+
+
+def _unsupported_builtin(name: str) -> str | None:
+    """The Enzyme builtin `name` contains (typed variant, C++ mangling) that enzc does not implement."""
+    return next((builtin for builtin in OTHER_MODES + OTHER_BUILTINS if builtin in name), None)
 
 
 def _mentions_entry_point(fn: Function) -> bool:
