@@ -34,6 +34,7 @@ CASES = {
     "openmp_region": Case(DIAG / "openmp_region.c", ("__kmpc_fork_call", "OpenMP", "-fopenmp"), ("-fopenmp",)),
     "qsort_comparator": Case(DIAG / "qsort_comparator.c", ("qsort", "comparator")),
     "enzyme_iter_builtin": Case(DIAG / "enzyme_iter_builtin.c", ("'__enzyme_iter'", "not supported")),
+    "enzyme_plugin_attribute": Case(DIAG / "enzyme_plugin_attribute.c", ("'enzyme_inactive'", "__enzyme_inactivefn")),
     "fwddiff_template": Case(DIAG / "fwddiff_template.cpp", ("'__enzyme_fwddiff'", "not supported")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",

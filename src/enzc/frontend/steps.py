@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar
 
-from enzc.frontend import irinput, preserve
+from enzc.frontend import enzyme_attributes, irinput, preserve
 from enzc.frontend.args import Input, InputKind
 from enzc.frontend.deps import DepFile
 from enzc.frontend.runner import Result, ToolFailed
@@ -51,6 +51,7 @@ def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
         argv = [session.compiler, *session.common_flags(), *level, *passes, "-emit-llvm", "-c",
                 *lang_flags(inp), source, "-o", bitcode]
     else:
+        enzyme_attributes.check_source(inp.path)
         # The user's -D/-U come after the level macros, so they still win.
         macros = level_macro_flags(inv.opt, level[0])
         color = ["-fcolor-diagnostics"] if capture and _wants_color(inv.flags) else []
