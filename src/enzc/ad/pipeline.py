@@ -6,12 +6,14 @@ the functions being differentiated; every other body is printed back verbatim.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import TextIO
 
 from enzc.ir.datalayout import for_module
 from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, Module
+from enzc.ir.values import ConstantExpr, Value
 
 from enzc.ad.callsite import REVERSE_MARK, CallSiteLowering, is_entry_point
 from enzc.ad.cache_report import report as cache_report
@@ -36,9 +38,8 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
     derivatives = DerivativeCache(module, for_module(module), tape_stats=tape_stats)
     lowering = CallSiteLowering(module, derivatives)
     count = 0
-    for caller in list(module.functions.values()):
-        if caller.is_declaration or not _mentions_entry_point(caller):
-            continue
+    callers = [f for f in module.functions.values() if not f.is_declaration and _mentions_entry_point(f)]
+    for caller in nested_first(module, callers):
         for inst in list(caller.instructions()):
             if not isinstance(inst, CallBase):
                 continue
@@ -64,6 +65,77 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
 
             err.write(print_function(d.function) + "\n")
     return count
+
+
+def nested_first(module: Module, callers: list[Function]) -> list[Function]:
+    """`callers` ordered so that a function differentiated by one of them comes first.
+
+    Higher-order AD (`df` calls `__enzyme_autodiff(f)`, `main` calls
+    `__enzyme_autodiff(df)`): the inner call must be lowered to a call of `diffe_f`
+    before `df` is differentiated, or it is an unknown external call. Module order
+    does not ensure that (clang emits a `static df` after its first user).
+    """
+    pending = {id(f): f for f in callers}
+    order: list[Function] = []
+    visiting: set[int] = set()
+
+    def visit(caller: Function) -> None:
+        if id(caller) not in pending or id(caller) in visiting:
+            return
+        visiting.add(id(caller))
+        for dependency in _reachable(module, _differentiated(caller)):
+            if dependency is not caller:
+                visit(dependency)
+        order.append(pending.pop(id(caller)))
+
+    for caller in callers:
+        visit(caller)
+    return order
+
+
+def _differentiated(caller: Function) -> list[Function]:
+    """Functions passed to the entry-point calls in `caller`."""
+    out: list[Function] = []
+    for inst in caller.instructions():
+        if isinstance(inst, CallBase) and is_entry_point(inst.called_function):
+            out.extend(_functions_in(inst.args[:1]))
+    return out
+
+
+def _functions_in(values: list[Value]) -> list[Function]:
+    """The functions `values` name, through casts (`(void *)f` as a constant expression)."""
+    out: list[Function] = []
+    todo = list(values)
+    while todo:
+        v = todo.pop()
+        if isinstance(v, Function):
+            out.append(v)
+        elif isinstance(v, ConstantExpr):
+            todo.extend(v.operands)
+    return out
+
+
+def _reachable(module: Module, roots: list[Function]) -> list[Function]:
+    """Functions defined in `module` that `roots` reach by naming them (calls, pointers)."""
+    seen: dict[int, Function] = {}
+    todo = list(roots)
+    while todo:
+        fn = todo.pop()
+        if id(fn) in seen or fn.is_declaration:
+            continue
+        seen[id(fn)] = fn
+        todo.extend(_named_functions(module, fn))
+    return list(seen.values())
+
+
+def _named_functions(module: Module, fn: Function) -> list[Function]:
+    if not fn.is_materialized and fn.source_text is not None:
+        names = _GLOBAL_NAME.findall(fn.source_text)
+        return [g for n in names if (g := module.functions.get(n.strip('"'))) is not None]
+    return [op for inst in fn.instructions() for op in _functions_in(list(inst.operands))]
+
+
+_GLOBAL_NAME = re.compile(r'@("[^"]*"|[-\w.$]+)')
 
 
 def _unsupported_builtin(name: str) -> str | None:
