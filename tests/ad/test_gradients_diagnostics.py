@@ -35,6 +35,7 @@ CASES = {
     "qsort_comparator": Case(DIAG / "qsort_comparator.c", ("qsort", "comparator")),
     "enzyme_iter_builtin": Case(DIAG / "enzyme_iter_builtin.c", ("'__enzyme_iter'", "not supported")),
     "enzyme_plugin_attribute": Case(DIAG / "enzyme_plugin_attribute.c", ("'enzyme_inactive'", "__enzyme_inactivefn")),
+    "const_pointer_in_dup_struct": Case(DIAG / "const_pointer_in_dup_struct.c", ("without a shadow", "enzyme_dup")),
     "fwddiff_template": Case(DIAG / "fwddiff_template.cpp", ("'__enzyme_fwddiff'", "not supported")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",

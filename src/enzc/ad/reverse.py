@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Callable
 
 from enzc.ir.builder import IRBuilder, get_or_insert_function
-from enzc.ir.instructions import CallBase, Instruction, Load, Store
+from enzc.ir.instructions import Alloca, CallBase, Instruction, Load, Store
 from enzc.ir.module import Function, GlobalVariable
 from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, IntType, PointerType, VectorType
 from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Value
@@ -30,6 +30,7 @@ from enzc.ad.library_hints import library_hint
 from enzc.ad.memory_facts import underlying_object
 from enzc.ad.memtypes import memcpy_adjoint
 from enzc.ad.rules import emit as emit_rule
+from enzc.ad.typetree import Kind
 from enzc.ad.rules import PARAMS, intrinsic, rule_for
 from enzc.ad.reuse import equal_forward_call
 
@@ -257,6 +258,8 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
         b.position_after(nv)  # type: ignore[arg-type]
         b.store(sv, sp, align=inst.align)
         return
+    if isinstance(value.type, PointerType) and act.has_shadow(ptr) and not act.has_shadow(value):
+        check_unshadowed_pointer_store(gu, inst)
     varied = value in act.varied or act.has_shadow(value)
     if varied and not act.has_shadow(ptr):
         target = underlying_object(ptr)
@@ -269,6 +272,28 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
                              "(not a local variable, heap block or enzyme_dup argument it can follow)",
                        "pass that memory as an argument with enzyme_dup, or keep the value local")
     # Integer stores of floating data were given their real type or rejected by `intfloat`.
+
+
+def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
+    """A pointer without a shadow (an enzyme_const argument, memory the AD treats as
+    inactive) stored into memory that has one: its shadow slot gets nothing, so a later
+    read of floats through the stored pointer would accumulate derivatives through a
+    stale shadow pointer (a crash, or a write into unrelated memory). An error when type
+    analysis knows it points to floats or pointers; integers (an index array) and
+    unknown contents (an opaque handle) keep the old behaviour: the slot is left alone."""
+    value = inst.value
+    if isinstance(value, ConstantSimple) or isinstance(underlying_object(value), GlobalVariable):
+        return  # NULL, or a global: never a derivative's destination here
+    if isinstance(underlying_object(inst.ptr), Alloca):
+        return  # a local slot (-O0 spills): what is loaded back is checked where it is stored on
+    kinds = {t.kind for _, t in gu.types.tree_of(value).data0().items()}
+    if not kinds & {Kind.FLOAT, Kind.POINTER}:
+        return  # integers, or nothing known: an index array, an opaque handle
+    raise gu.error(inst, "a pointer without a shadow (an enzyme_const argument, or memory the AD treats as "
+                         "inactive) is stored into differentiable memory: derivatives read back through it "
+                         "would have nowhere to go",
+                   "pass that pointer with enzyme_dup (and a shadow buffer), or the memory it is stored "
+                   "into as enzyme_const")
 
 
 # -- calls ------------------------------------------------------------------------------------------
