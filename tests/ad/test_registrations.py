@@ -182,6 +182,26 @@ define void @f() {
     assert "malformed registration" in str(info.value) and "3 functions" in str(info.value)
 
 
+def test_c_shadow_global_registration() -> None:
+    """`__enzyme_shadow_global_*` = {&g, &d_g} is C's `!enzyme_shadow !{ptr @d_g}`."""
+    from enzc.ad.globals_shadow import shadow_of_global
+
+    m = parse_module(HEAD + """
+@g = global [2 x double] zeroinitializer
+@d_g = global [2 x double] zeroinitializer
+@__enzyme_shadow_global_g = global [2 x ptr] [ptr @g, ptr @d_g]
+""")
+    apply_registrations(m)
+    assert shadow_of_global(m, m.globals["g"]) is m.globals["d_g"]
+    bad = parse_module(HEAD + """
+@g = global [2 x double] zeroinitializer
+@d_g = global double 0.0
+@__enzyme_shadow_global_g = global [2 x ptr] [ptr @g, ptr @d_g]
+""")
+    with pytest.raises(ADError, match="same type"):
+        apply_registrations(bad)
+
+
 def test_functions_the_driver_keeps_from_inlining() -> None:
     keep = functions_to_keep([
         ("__enzyme_register_gradient_f", "@__enzyme_register_gradient_f = global [3 x ptr] "

@@ -2,7 +2,8 @@
 
 A global the differentiated code never writes is a constant: loads from it carry
 no derivative. A global that holds active data needs a shadow global, named by
-`!enzyme_shadow !{ptr @d_g}` on the global (IR inputs); the reverse pass then
+`!enzyme_shadow !{ptr @d_g}` on the global (IR inputs; `markers` attaches it for C's
+`__enzyme_shadow_global`); the reverse pass then
 accumulates into `@d_g` like into any shadow memory. A global registered inactive
 (`!enzyme_inactive`, which `markers` attaches for C's `__enzyme_inactive_global`)
 may be written with active values: nothing flows through it. Any other global

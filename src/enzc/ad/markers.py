@@ -4,6 +4,7 @@
     void *__enzyme_inactivefn[] = {(void *)log_value, ...};
     void *__enzyme_inactive_global_x = (void *)&last_input;
     void *__enzyme_function_like[2] = {(void *)my_log1p, (void *)"log1p"};
+    void *__enzyme_shadow_global_g[2] = {(void *)&g, (void *)&d_g};
 
 `apply_registrations` turns them into the IR annotations the engine reads, the
 ones IR inputs may carry directly (as Enzyme's own preprocessing does):
@@ -12,6 +13,7 @@ ones IR inputs may carry directly (as Enzyme's own preprocessing does):
     inactive function "enzyme_inactive" function attribute
     inactive global   !enzyme_inactive !{} on the global
     function like     "enzyme_math"="log1p" function attribute (the rule table's entry)
+    global's shadow   !enzyme_shadow !{ptr @d_g} on @g
 
 A registration is recognized by its name containing one of the marks, so C++
 mangling (`_ZL28__enzyme_register_gradient_f` for a `static` one, namespaces) and
@@ -32,13 +34,14 @@ from enzc.ir.metadata import MDTuple, MDValue, MDRef
 from enzc.ir.module import Alias, Function, GlobalVariable, Module
 from enzc.ir.values import ConstantAggregate, ConstantExpr, ConstantString, GlobalValue, Value
 
-from enzc.ad.globals_shadow import INACTIVE_KIND
+from enzc.ad.globals_shadow import INACTIVE_KIND, SHADOW_KIND
 
 REGISTER_GRADIENT = "__enzyme_register_gradient"
 INACTIVE_FN = "__enzyme_inactivefn"
 INACTIVE_GLOBAL = "__enzyme_inactive_global"
 FUNCTION_LIKE = "__enzyme_function_like"
-REGISTRATION_MARKS = (REGISTER_GRADIENT, INACTIVE_FN, INACTIVE_GLOBAL, FUNCTION_LIKE)
+SHADOW_GLOBAL = "__enzyme_shadow_global"
+REGISTRATION_MARKS = (REGISTER_GRADIENT, INACTIVE_FN, INACTIVE_GLOBAL, FUNCTION_LIKE, SHADOW_GLOBAL)
 
 INACTIVE_ATTR = '"enzyme_inactive"'
 MATH_ATTR = '"enzyme_math"'
@@ -65,6 +68,8 @@ def apply_registrations(module: Module) -> None:
             elif kind == INACTIVE_GLOBAL:
                 for g in items:
                     _mark_inactive_global(module, _global(g))
+            elif kind == SHADOW_GLOBAL:
+                _shadow_global(module, items)
             else:
                 _function_like(name, items)
         except ValueError as err:
@@ -90,7 +95,7 @@ def functions_to_keep(definitions: Iterable[tuple[str, str]]) -> list[str]:
     out: list[str] = []
     for name, text in definitions:
         kind = registration_kind(name)
-        if kind is None or kind == INACTIVE_GLOBAL:
+        if kind is None or kind in (INACTIVE_GLOBAL, SHADOW_GLOBAL):
             continue
         _, _, init = text.partition("=")
         refs = [r.strip('"') for r in _FUNCTION_REF.findall(init)]
@@ -103,6 +108,7 @@ _HINTS = {
     INACTIVE_FN: "write void *__enzyme_inactivefn[] = {(void *)f, ...};",
     INACTIVE_GLOBAL: "write void *__enzyme_inactive_global_NAME = (void *)&the_global;",
     FUNCTION_LIKE: 'write void *__enzyme_function_like[2] = {(void *)f, (void *)"log1p"};',
+    SHADOW_GLOBAL: "write void *__enzyme_shadow_global_NAME[2] = {(void *)&g, (void *)&d_g};",
 }
 
 
@@ -168,6 +174,17 @@ def _register_gradient(module: Module, name: str, items: list[Value]) -> None:
 def _mark_inactive_global(module: Module, g: GlobalVariable) -> None:
     if INACTIVE_KIND not in g.metadata:
         g.metadata[INACTIVE_KIND] = MDRef(module.add_metadata(MDTuple([])))
+
+
+def _shadow_global(module: Module, items: list[Value]) -> None:
+    """C's spelling of `!enzyme_shadow`: `d_g` (same type, the user zeroes it and reads
+    the derivative with respect to `g`'s value on entry from it) is `g`'s shadow."""
+    if len(items) != 2:
+        raise ValueError(f"expected {{&global, &its shadow}}, found {len(items)} entries")
+    g, shadow = _global(items[0]), _global(items[1])
+    if g is shadow or g.value_type != shadow.value_type:
+        raise ValueError(f"the shadow of @{g.name} must be another global of the same type ({g.value_type})")
+    g.metadata[SHADOW_KIND] = _node(module, [shadow])
 
 
 def _function_like(name: str, items: list[Value]) -> None:

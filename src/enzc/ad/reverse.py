@@ -267,7 +267,9 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
             return  # registered inactive (__enzyme_inactive_global): nothing flows through it
         if isinstance(target, GlobalVariable):
             raise gu.error(inst, f"an active value is written to the global '{target.name}', which has no shadow",
-                           "give it a shadow (!enzyme_shadow) or mark it inactive (__enzyme_inactive_global)")
+                           f"give it a shadow: void *__enzyme_shadow_global_{target.name}[2] = "
+                           f"{{(void *)&{target.name}, (void *)&d_{target.name}}}; (or !enzyme_shadow in IR), "
+                           "or mark it inactive (__enzyme_inactive_global)")
         raise gu.error(inst, "an active value is written to memory the AD cannot shadow "
                              "(not a local variable, heap block or enzyme_dup argument it can follow)",
                        "pass that memory as an argument with enzyme_dup, or keep the value local")
