@@ -14,10 +14,7 @@ CONFIGS = ["-O2 --enzc-ad-before-opt"]
 PROGRAMS = [p for p in discover("rev2") if p.name.startswith("cxx/")]
 
 # Program name -> why it fails today. Strict: remove an entry as soon as it passes.
-XFAIL: dict[str, str] = {
-    "cxx/new_with_cleanups": "built with exceptions: at -O0 the vector code is full of "
-                             "invokes, and an invoke of a function is not differentiated",
-}
+XFAIL: dict[str, str] = {}
 
 
 def test_programs_found() -> None:

@@ -37,6 +37,7 @@ CASES = {
     "enzyme_plugin_attribute": Case(DIAG / "enzyme_plugin_attribute.c", ("'enzyme_inactive'", "__enzyme_inactivefn")),
     "const_pointer_in_dup_struct": Case(DIAG / "const_pointer_in_dup_struct.c", ("without a shadow", "enzyme_dup")),
     "fwddiff_template": Case(DIAG / "fwddiff_template.cpp", ("'__enzyme_fwddiff'", "not supported")),
+    "caught_exception": Case(DIAG / "caught_exception.cpp", ("exception", "caught", "try/catch")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",
                                      ("last_input", "shadow"), ("-DNO_INACTIVE_MARK",)),

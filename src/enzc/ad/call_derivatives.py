@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder
-from enzc.ir.instructions import Call, CallBase
+from enzc.ir.instructions import Call, CallBase, Instruction, Invoke, Ret
 from enzc.ir.module import Function
 from enzc.ir.types import PTR, VOID, FunctionType, PointerType
 from enzc.ir.values import InlineAsm, Value
@@ -108,7 +108,8 @@ def forward_call(gu: GradientUtils, call: CallBase) -> None:
     sig = callee_signature(gu, call)
     split = gu.derivatives.split(fn, sig)
     b = _builder_at(gu, call)
-    result = b.call(split.augmented, _forward_args(gu, call, sig), f"{gu.label(call)}.aug")
+    result = _augmented_call(gu, b, call, split.augmented, _forward_args(gu, call, sig),
+                             split.augmented.function_type)
     _finish_forward(gu, call, result, CallRecord(sig, split.reverse, split.reverse.function_type, result))
 
 
@@ -135,18 +136,53 @@ def _forward_indirect(gu: GradientUtils, call: CallBase) -> None:
     probe = targets[0][0]
     aug_t, rev_t = augmented_type(probe, sig), reverse_type(probe, sig)
     aug = b.load(PTR, pair, "fn.aug")
-    result = b.call(aug, _forward_args(gu, call, sig), f"{gu.label(call)}.aug", fn_type=aug_t)
+    result = _augmented_call(gu, b, call, aug, _forward_args(gu, call, sig), aug_t)
     _finish_forward(gu, call, result, CallRecord(sig, pair, rev_t, result))
 
 
 def _builder_at(gu: GradientUtils, call: CallBase) -> IRBuilder:
     nc = gu.new_value(call)
-    if not isinstance(nc, Call):
-        raise gu.error(call, "cannot differentiate an invoke of a function (C++ exceptions)",
-                       "compile with -fno-exceptions")
+    if isinstance(nc, Invoke):
+        _check_unwind_path(gu, call)
+    elif not isinstance(nc, Call):
+        raise gu.error(call, f"cannot differentiate a '{call.opcode}' of a function", "call it with a plain call")
     b = IRBuilder()
     b.position_before(nc)
     return b
+
+
+def _augmented_call(gu: GradientUtils, b: IRBuilder, call: CallBase, callee: Value, args: list[Value],
+                    fn_type: FunctionType) -> Instruction:
+    """The augmented call at `call`'s place: an `invoke` with the same destinations
+    when `call` is one (C++ with exceptions: if the callee throws, the caller's
+    cleanups still run and the exception leaves the derivative)."""
+    name = f"{gu.label(call)}.aug"
+    nc = gu.new_value(call)
+    if isinstance(nc, Invoke):
+        return b.invoke(callee, args, nc.normal_dest, nc.unwind_dest, name, fn_type=fn_type)
+    return b.call(callee, args, name, fn_type=fn_type)
+
+
+def _check_unwind_path(gu: GradientUtils, call: CallBase) -> None:
+    """An exception from an active call must leave the derivative: the reverse pass
+    cannot run the reverse of a callee that stopped half-way. A handler that catches
+    it and goes on to a `ret` (try/catch inside the differentiated code) is rejected."""
+    assert isinstance(call, Invoke)
+    seen: set[int] = set()
+    stack = [call.unwind_dest]
+    while stack:
+        block = stack.pop()
+        if id(block) in seen:
+            continue
+        seen.add(id(block))
+        term = block.terminator
+        if isinstance(term, Ret):
+            raise gu.error(call, "an exception thrown by this call is caught inside the differentiated code, "
+                                 "which then goes on: its derivative cannot be computed",
+                           "move the try/catch out of the differentiated function, or make the callee "
+                           "noexcept")
+        if term is not None:
+            stack.extend(term.successors)
 
 
 def _forward_args(gu: GradientUtils, call: CallBase, sig: Signature) -> list[Value]:
@@ -162,7 +198,10 @@ def _finish_forward(gu: GradientUtils, call: CallBase, result: Value, rec: CallR
     """Replace the primal call by the augmented one's result; keep its tape."""
     nc = gu.new_value(call)
     b = IRBuilder()
-    b.position_after(result)  # type: ignore[arg-type]
+    if isinstance(result, Invoke):
+        b.position_after_phis(result.normal_dest)  # a block of its own: `preprocess` splits shared ones
+    else:
+        b.position_after(result)  # type: ignore[arg-type]
     label = gu.label(call)
     if call.type == VOID:
         rec.tape = result

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from enzc.ir.builder import IRBuilder
+from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import CallBase, Cast, Instruction, Invoke, Load
 from enzc.ir.metadata import MDString
 from enzc.ir.module import Alias, Function, GlobalVariable, Module
+from enzc.ir.transforms import rename_incoming
 from enzc.ir.types import I8, ArrayType, FloatType, IntType, PointerType, Type
 from enzc.ir.values import ConstantExpr, ConstantInt, MetadataOperand, Value
 
@@ -163,7 +164,14 @@ class CallSiteLowering:
         derivative = self.derivatives.reverse(entry.function, entry.signature)
         b = IRBuilder()
         b.position_before(call)
-        result = b.call(derivative.function, entry.arguments, "grad" if derivative.out_types else "")
+        name = "grad" if derivative.out_types else ""
+        if isinstance(call, Invoke):  # C++ with exceptions: what the derivative throws reaches the handlers
+            cont = new_block(caller, "grad.cont", after=call.parent)
+            result = b.invoke(derivative.function, entry.arguments, cont, call.unwind_dest, name)
+            rename_incoming(call.normal_dest, call.parent, cont)  # type: ignore[arg-type]
+            b.position_at_end(cont)
+        else:
+            result = b.call(derivative.function, entry.arguments, name)
         if "dbg" in call.metadata:
             result.metadata["dbg"] = call.metadata["dbg"]
         outs = derivative.out_types
@@ -171,9 +179,7 @@ class CallSiteLowering:
             self._store_struct(b, outs, result, entry.sret)
         elif call.type.is_first_class and call.uses:
             call.replace_all_uses_with(self._coerce(b, outs, result, call.type))
-        if isinstance(call, Invoke):  # C++ with exceptions: the derivative does not unwind
-            for phi in call.unwind_dest.phis:
-                phi.remove_incoming(call.parent)  # type: ignore[arg-type]
+        if isinstance(call, Invoke):
             b.br(call.normal_dest)
         call.erase()
 

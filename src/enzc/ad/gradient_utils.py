@@ -315,6 +315,8 @@ class GradientUtils:
         if isinstance(v, Constant) and (g := base_global(v)) is not None:
             raise self.error(None, f"the global '{g.name}' is used as active memory but has no shadow",
                              "give it a shadow (!enzyme_shadow) or mark it inactive (__enzyme_inactive_global)")
+        if isinstance(v, Instruction) and _derived_from_null(v):
+            return self.new_value(v)  # null + offset (an empty range's end): the shadow of null is null
         if not self.activity.has_shadow(v):
             raise self.error(v if isinstance(v, Instruction) else None,
                              f"pointer {_spelling(v)} needs a shadow but does not point into memory "
@@ -547,3 +549,11 @@ def float_leaves(ty: Type, prefix: tuple[int, ...] = ()) -> list[tuple[tuple[int
         return [(prefix, ty)]
     return []
 
+
+def _derived_from_null(v: Value) -> bool:
+    """A pointer computed by address arithmetic from a null/undef/poison constant."""
+    from enzc.ad.memory_facts import underlying_object
+
+    base = underlying_object(v)
+    return base is not v and isinstance(base, Constant) and not isinstance(base, GlobalValue) \
+        and base_global(base) is None

@@ -14,9 +14,9 @@ from __future__ import annotations
 from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.cfg import edge_count
 from enzc.ir.dominators import DominatorTree
-from enzc.ir.instructions import Alloca, Instruction, Phi, Store
+from enzc.ir.instructions import Alloca, Instruction, Invoke, Phi, Store
 from enzc.ir.module import BasicBlock, Function
-from enzc.ir.transforms import ValueMap, clone_function, remove_unreachable_blocks
+from enzc.ir.transforms import ValueMap, clone_function, remove_unreachable_blocks, split_edge
 
 from enzc.ad.loops import Loop, LoopNest
 
@@ -29,6 +29,7 @@ def prepare(fn: Function) -> tuple[Function, ValueMap]:
     """
     copy, vmap = clone_function(fn, fn.name or "f")
     remove_unreachable_blocks(copy)
+    _dedicate_invoke_successors(copy)
     loops = LoopNest(copy)
     for loop in loops.loops:
         if loop.preheader is None:
@@ -44,6 +45,15 @@ def prepare(fn: Function) -> tuple[Function, ValueMap]:
     loops = LoopNest(copy)
     form_lcssa(copy, loops)
     return copy, vmap
+
+
+def _dedicate_invoke_successors(fn: Function) -> None:
+    """Give each `invoke` a normal successor of its own: an augmented call that
+    replaces it unpacks its result there, where only that edge arrives."""
+    for block in list(fn.blocks):
+        term = block.terminator
+        if isinstance(term, Invoke) and len(term.normal_dest.predecessors) > 1:
+            split_edge(block, term.normal_dest, f"{block.name or 'invoke'}.cont")
 
 
 def split_predecessors(block: BasicBlock, preds: list[BasicBlock], name: str) -> BasicBlock:

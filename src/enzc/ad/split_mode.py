@@ -87,6 +87,7 @@ def declare_split(module: Module, fn: Function, sig: Signature) -> SplitDerivati
     rev = module.add_function(f"reverse_{fn.name}", reverse_type(fn, sig))
     for f in (aug, rev):
         f.linkage.words = ["internal"]
+    aug.header_suffix = [w for w in fn.header_suffix if w.startswith("personality")]  # landing pads need it
     return SplitDerivative(fn, sig, aug, rev)
 
 

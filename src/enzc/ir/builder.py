@@ -222,8 +222,17 @@ class IRBuilder:
         self.block, self.before = inst.parent, inst
 
     def position_after(self, inst: Instruction) -> None:
+        """Just after `inst`; for an `invoke`, at the start of its normal successor,
+        the first place its result is defined (which must be entered only from it)."""
         block = inst.parent
         assert block is not None, "instruction is not in a block"
+        if isinstance(inst, Invoke):
+            normal = inst.normal_dest
+            if normal.predecessors != [block]:
+                raise ValueError("an invoke's result has no single place after it: its normal successor "
+                                 "is entered from other blocks too")
+            self.position_after_phis(normal)
+            return
         i = block.index_of(inst)
         self.block = block
         self.before = block.instructions[i + 1] if i + 1 < len(block.instructions) else None

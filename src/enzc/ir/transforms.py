@@ -47,7 +47,7 @@ def split_block(block: BasicBlock, before: Instruction, name: str = "") -> Basic
     tail.instructions.extend(moved)
     tail.trailing_debug_records, block.trailing_debug_records = block.trailing_debug_records, []
     for succ in dict.fromkeys(tail.successors):
-        _rename_incoming(succ, block, tail)
+        rename_incoming(succ, block, tail)
     br = Br(tail)
     if "dbg" in before.metadata:
         br.metadata["dbg"] = before.metadata["dbg"]
@@ -55,7 +55,8 @@ def split_block(block: BasicBlock, before: Instruction, name: str = "") -> Basic
     return tail
 
 
-def _rename_incoming(block: BasicBlock, old: BasicBlock, new: BasicBlock) -> None:
+def rename_incoming(block: BasicBlock, old: BasicBlock, new: BasicBlock) -> None:
+    """`block`'s phis: entries for predecessor `old` now come from `new`."""
     for phi in block.phis:
         for k in range(1, len(phi.operands), 2):
             if phi.operand(k) is old:
