@@ -89,6 +89,21 @@ def test_positions_and_context_managers():
     verify_function(fn)
 
 
+def test_position_after_an_invoke_is_its_normal_successor():
+    m, fn, b = new_fn(ret=DOUBLE)
+    callee = get_or_insert_function(m, "g", FunctionType(DOUBLE, (DOUBLE,)))
+    normal, unwind, other = fn.append_block("normal"), fn.append_block("lpad"), fn.append_block("other")
+    inv = b.invoke(callee, [fn.args[0]], normal, unwind, "r")
+    b.position_at_end(normal)
+    b.ret(inv)
+    b.position_after(inv)
+    assert b.block is normal and b.before is normal.terminator
+    with b.goto_block(other):
+        b.br(normal)  # a second way into `normal`: the invoke's result has no single place after it
+    with pytest.raises(ValueError, match="normal successor"):
+        b.position_after(inv)
+
+
 def test_type_checks_fail_early():
     m, fn, b = new_fn()
     x, p, n = fn.args
