@@ -278,6 +278,23 @@ define double @f(ptr %x, i64 %n) {
     assert "inttoptr" in str(info.value)
 
 
+def test_pointer_moved_as_an_integer_keeps_its_shadow() -> None:
+    """`load i64` of a stored pointer, then `inttoptr` (what optimized C++ does with
+    `std::tuple<T&>`): the loaded pointer is used as it is, so its shadow follows."""
+    body = """
+define double @f(ptr %x, i64 %n) {
+  %slot = alloca ptr
+  store ptr %x, ptr %slot
+  %bits = load i64, ptr %slot
+  %p = inttoptr i64 %bits to ptr
+  %v = load double, ptr %p
+  %w = fmul double %v, %v
+  ret double %w
+}
+"""
+    assert run_gradient(body, [3.0]) == pytest.approx([6.0], rel=1e-15)
+
+
 ESCAPES = HEAD + """
 declare ptr @malloc(i64)
 declare void @free(ptr)

@@ -10,7 +10,8 @@ such moves are given their real type from type analysis:
     store i64 %v, ptr %d         ->  store double %v.f, ptr %d      (the bits of a load above)
 
 (`<2 x float>` for two floats, `ptr` with `ptrtoint`/`inttoptr` for pointers,
-whose shadows then move too). Bytes that hold integers stay as they are. A
+whose shadows then move too; an `inttoptr` of such loaded bits becomes the loaded
+pointer). Bytes that hold integers stay as they are. A
 floating or unknown-typed integer value that reaches shadowed memory any other
 way (integer arithmetic, phis of bits) is a compile-time error naming it.
 """
@@ -26,6 +27,7 @@ from enzc.ir.values import Value
 
 from enzc.ad.activity import Activity
 from enzc.ad.type_analysis import TypeAnalysis, TypeResults
+from enzc.ad.type_tbaa import INTEGER_TYPE_NAMES, TBAAReader
 from enzc.ad.typetree import BaseType, Kind
 
 _HINT = ("copy the values as double/float (not through integer types or unions) in the "
@@ -47,7 +49,9 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
             _check_integer_pointers(module, fn, activity)
             return activity
         types = TypeAnalysis(module, layout).analyze(fn)
-        reals = [_real_type(types, inst if isinstance(inst, Load) else inst.value, layout)  # type: ignore[attr-defined]
+        tbaa = TBAAReader(module)
+        reals = [None if _tagged_integer(tbaa, inst) else
+                 _real_type(types, inst if isinstance(inst, Load) else inst.value, layout)  # type: ignore[attr-defined]
                  for inst in candidates]  # all before rewriting: the results describe these values
         changed = False
         for inst, real in zip(candidates, reals):
@@ -93,6 +97,21 @@ def _touches_shadow(inst: Instruction, activity: Activity) -> bool:
     return False
 
 
+def _tagged_integer(tbaa: TBAAReader, inst: Instruction) -> bool:
+    """The access's own `!tbaa` tag names an integer type (`long`, `int`, ...): by
+    C's aliasing rules the bytes it moves are an integer, whatever type analysis
+    joined into them (a red-black tree's header node and its count share offsets
+    with the nodes' keys and links)."""
+    tag = inst.metadata.get("tbaa")
+    if tag is None:
+        return False
+    ops = tbaa.operands(tag)
+    if len(ops) < 3:
+        return False
+    access = tbaa.operands(ops[1])
+    return bool(access) and tbaa.string(access[0]) in INTEGER_TYPE_NAMES
+
+
 def _wide_int(t: Type) -> bool:
     return isinstance(t, IntType) and t.bits >= 16 and t.bits % 8 == 0
 
@@ -128,6 +147,12 @@ def _retype_load(load: Load, real: Type) -> None:
     back = b.cast("ptrtoint" if real == PTR else "bitcast", typed, load.type, (load.name or "v") + ".bits")
     load.replace_all_uses_with(back)
     load.erase()
+    if real == PTR:  # the pointer itself where the bits become a pointer again: its shadow follows
+        for use in list(back.uses):
+            user = use.user
+            if isinstance(user, Cast) and user.opcode == "inttoptr" and user.type == typed.type:
+                user.replace_all_uses_with(typed)
+                user.erase()
 
 
 def _retype_store(store: Store, real: Type) -> None:

@@ -39,6 +39,8 @@ _INT_SIZES = {
     "__int128": 16, "unsigned __int128": 16, "wchar_t": 4, "char8_t": 1, "char16_t": 2,
     "char32_t": 4,
 }
+INTEGER_TYPE_NAMES = frozenset(_INT_SIZES)
+"""TBAA names of integer scalars (signed and unsigned share a name)."""
 _POINTER_NAMES = {"any pointer", "vtable pointer"}
 _POINTER_RE = re.compile(r"(?:any )?p(\d+) (.+)")
 _ANY_PN_RE = re.compile(r"any p\d+ pointer")
