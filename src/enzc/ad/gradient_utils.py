@@ -45,7 +45,7 @@ from enzc.ir.instructions import (
     Select,
     ShuffleVector,
 )
-from enzc.ir.module import BasicBlock, Function, Module
+from enzc.ir.module import BasicBlock, Function, GlobalVariable, Module
 from enzc.ir.transforms import clone_instruction
 from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStructType, StructType, Type
 from enzc.ir.values import Constant, ConstantInt, GlobalValue, Value
@@ -53,7 +53,7 @@ from enzc.ir.values import Constant, ConstantInt, GlobalValue, Value
 from enzc.ad.activity import Activity, carries_float, slot_numbers
 from enzc.ad.cache import CacheManager
 from enzc.ad.diagnostics import ad_error
-from enzc.ad.globals_shadow import base_global, shadow_constant
+from enzc.ad.globals_shadow import base_global, is_inactive_global, shadow_constant
 from enzc.ad.heap import allocator_of, shadow_allocation
 from enzc.ad.loops import Loop, LoopNest
 from enzc.ad.memory_facts import MemoryFacts
@@ -312,6 +312,9 @@ class GradientUtils:
             return sh
         if isinstance(v, Constant) and not isinstance(v, GlobalValue) and base_global(v) is None:
             return v  # null / undef: its shadow is the same constant
+        if isinstance(v, Constant) and isinstance(g := base_global(v), GlobalVariable) and is_inactive_global(g):
+            sh = self.shadows[v] = self._inactive_global_sink(v, g)
+            return sh
         if isinstance(v, Constant) and (g := base_global(v)) is not None:
             raise self.error(None, f"the global '{g.name}' is used as active memory but has no shadow",
                              "give it a shadow (!enzyme_shadow) or mark it inactive (__enzyme_inactive_global)")
@@ -364,22 +367,41 @@ class GradientUtils:
 
     def _shadow_alloca(self, v: Alloca, nv: Instruction, name: str) -> Value:
         """A zero-filled twin of `v`: static allocas in the entry, dynamic ones in place."""
+        static = v.parent is self.original.entry and v.count is None
+        count = self.new_value(v.count) if v.count is not None else None
+        return self._zeroed_alloca(v.allocated_type, v.align, name, None if static else nv, count)
+
+    def _inactive_global_sink(self, v: Constant, g: GlobalVariable) -> Value:
+        """The shadow of a global registered inactive, where a pointer may point into
+        it or into shadowed memory (`select c, ptr %x, ptr @g`): zeroed scratch of
+        the same size, private to this call, so derivatives stored there go nowhere."""
+        sink = self.shadows.get(g)
+        if sink is None:
+            sink = self.shadows[g] = self._zeroed_alloca(g.value_type, 16, f"{g.name}.inactive'")
+        if v is g:
+            return sink
+        b = IRBuilder()  # a constant address over @g: the same offset into the sink
+        b.position_before(next(i for i in self.new.entry.instructions if not isinstance(i, Alloca)))
+        offset = b.sub(b.ptrtoint(v, I64, "off"), b.ptrtoint(g, I64, "base"), "off")
+        return b.gep(I8, sink, [offset], f"{g.name}.inactive.addr'")
+
+    def _zeroed_alloca(self, ty: Type, align: int | None, name: str, after: Instruction | None = None,
+                       count: Value | None = None) -> Instruction:
+        """A zero-filled alloca: in the entry block, or (`after`) right after an instruction."""
         from enzc.ir.builder import get_or_insert_function
         from enzc.ir.types import I1, VOID, FunctionType, PTR
 
         b = IRBuilder()
-        static = v.parent is self.original.entry and v.count is None
-        if static:
+        if after is None:
             b.position_at_start(self.new.entry)
         else:
-            b.position_after(nv)
-        count = self.new_value(v.count) if v.count is not None else None
-        sh = b.insert(Alloca(v.allocated_type, count, v.align), name)
-        if static:
+            b.position_after(after)
+        sh = b.insert(Alloca(ty, count, align), name)
+        if after is None:
             b.position_before(next(i for i in self.new.entry.instructions if not isinstance(i, Alloca)))
         else:
             b.position_after(sh)
-        nbytes: Value = ConstantInt(I64, self.layout.alloc_size_of(v.allocated_type))
+        nbytes: Value = ConstantInt(I64, self.layout.alloc_size_of(ty))
         if count is not None:
             wide = count if count.type == I64 else b.zext(count, I64, "n")
             nbytes = b.mul(wide, nbytes, "bytes")

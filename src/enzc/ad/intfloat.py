@@ -20,9 +20,22 @@ from __future__ import annotations
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.datalayout import DataLayout
-from enzc.ir.instructions import BinaryOp, Cast, Freeze, Instruction, Load, Phi, Select, Store
+from enzc.ir.instructions import (
+    BinaryOp,
+    CallBase,
+    Cast,
+    Freeze,
+    InsertElement,
+    InsertValue,
+    Instruction,
+    Load,
+    Phi,
+    Ret,
+    Select,
+    Store,
+)
 from enzc.ir.module import Function, Module
-from enzc.ir.types import PTR, FloatType, IntType, Type, VectorType
+from enzc.ir.types import PTR, FloatType, IntType, PointerType, Type, VectorType
 from enzc.ir.values import Value
 
 from enzc.ad.activity import Activity
@@ -47,6 +60,7 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
         candidates = [i for i in fn.instructions() if id(i) not in settled and _touches_shadow(i, activity)]
         if not candidates:
             _check_integer_pointers(module, fn, activity)
+            _check_float_bits(module, fn, activity)
             return activity
         types = TypeAnalysis(module, layout).analyze(fn)
         tbaa = TBAAReader(module)
@@ -69,6 +83,7 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
                 changed = True
         if not changed:
             _check_integer_pointers(module, fn, activity)
+            _check_float_bits(module, fn, activity)
             return activity
         activity = reanalyze()
 
@@ -85,6 +100,48 @@ def _check_integer_pointers(module: Module, fn: Function, activity: Activity) ->
                            "a pointer into memory with a shadow is rebuilt from an integer (inttoptr); "
                            "its shadow cannot be followed",
                            "do the address arithmetic on pointers (p + i), not on integers (uintptr_t)")
+
+
+def _check_float_bits(module: Module, fn: Function, activity: Activity) -> None:
+    """The bits of an active float reinterpreted as an integer (`bitcast double to
+    i64`) that carry on towards the result (used on the way to it, passed to a
+    call, returned): no adjoint can follow them, so stop instead of a zero
+    derivative. Moves into memory were given their float type above."""
+    from enzc.ad.diagnostics import ad_error
+
+    for inst in fn.instructions():
+        if (isinstance(inst, Cast) and inst.opcode == "bitcast" and inst.operand(0) in activity.varied
+                and not isinstance(inst.type.scalar, (FloatType, PointerType))
+                and (inst in activity.useful or _bits_leave(inst))):
+            raise ad_error(module, inst, fn.name or "?",
+                           f"the bits of an active {inst.operand(0).type} are reinterpreted as {inst.type} "
+                           "and carried on (to a call, the result, or integer arithmetic on the way to "
+                           "them): the derivative cannot follow them", _HINT)
+
+
+def _bits_leave(bits: Instruction) -> bool:
+    """Whether integer `bits` reach (through integer dataflow) a call that may use
+    them or a `ret`."""
+    from enzc.ad.calls import CallKind, classify
+
+    seen: set[int] = set()
+    work: list[Value] = [bits]
+    while work:
+        v = work.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        for use in v.uses:
+            user = use.user
+            match user:
+                case Ret():
+                    return True
+                case CallBase() if use.index < len(user.args) and classify(user, lambda _: False) is not CallKind.INACTIVE:
+                    return True
+                case BinaryOp() | Cast() | Phi() | Select() | Freeze() | InsertValue() | InsertElement():
+                    if not isinstance(user.type.scalar, (FloatType, PointerType)):
+                        work.append(user)
+    return False
 
 
 def _touches_shadow(inst: Instruction, activity: Activity) -> bool:

@@ -15,6 +15,13 @@ ones IR inputs may carry directly (as Enzyme's own preprocessing does):
     function like     "enzyme_math"="log1p" function attribute (the rule table's entry)
     global's shadow   !enzyme_shadow !{ptr @d_g} on @g
 
+Enzyme's clang-plugin attributes `__attribute__((enzyme_inactive))` and
+`__attribute__((enzyme_function_like("log1p")))` reach the IR as clang annotations
+(the driver defines them as `annotate(...)`, see `frontend/enzyme_attributes.py`):
+entries of `@llvm.global.annotations` naming "enzyme_inactive" (a function or a
+global) or "enzyme_function_like" with the function's name as argument, turned
+into the same annotations.
+
 A registration is recognized by its name containing one of the marks, so C++
 mangling (`_ZL28__enzyme_register_gradient_f` for a `static` one, namespaces) and
 function-local statics (`g.__enzyme_inactivefn`) work as well. The registration
@@ -28,7 +35,7 @@ Keeping `f` from being inlined before AD is the driver's job
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from enzc.ir.metadata import MDTuple, MDValue, MDRef
 from enzc.ir.module import Alias, Function, GlobalVariable, Module
@@ -43,6 +50,12 @@ FUNCTION_LIKE = "__enzyme_function_like"
 SHADOW_GLOBAL = "__enzyme_shadow_global"
 REGISTRATION_MARKS = (REGISTER_GRADIENT, INACTIVE_FN, INACTIVE_GLOBAL, FUNCTION_LIKE, SHADOW_GLOBAL)
 
+ANNOTATIONS = "llvm.global.annotations"
+INACTIVE_ANNOTATION = "enzyme_inactive"
+FUNCTION_LIKE_ANNOTATION = "enzyme_function_like"
+ANNOTATION_MARKS = (INACTIVE_ANNOTATION, FUNCTION_LIKE_ANNOTATION)
+"""Strings in a module whose clang annotations may carry Enzyme attributes."""
+
 INACTIVE_ATTR = '"enzyme_inactive"'
 MATH_ATTR = '"enzyme_math"'
 AUGMENT_KIND = "enzyme_augment"
@@ -53,6 +66,9 @@ def apply_registrations(module: Module) -> None:
     """Annotate the functions and globals the module's registration globals name."""
     from enzc.ad.diagnostics import ad_error
 
+    annotations = module.globals.get(ANNOTATIONS)
+    if isinstance(annotations, GlobalVariable) and annotations.initializer is not None:
+        _apply_annotations(module, annotations.initializer)
     for gv in list(module.globals.values()):
         name = gv.name or ""
         kind = registration_kind(name)
@@ -75,6 +91,51 @@ def apply_registrations(module: Module) -> None:
         except ValueError as err:
             raise ad_error(module, None, name, f"malformed registration '@{name}': {err}",
                            _HINTS[kind]) from None
+
+
+def _apply_annotations(module: Module, table: Value) -> None:
+    """`{ptr target, ptr "enzyme_...", ptr file, i32 line, ptr args}` entries."""
+    from enzc.ad.diagnostics import ad_error
+
+    for entry in _items(table):
+        fields = entry.elements if isinstance(entry, ConstantAggregate) else []
+        if len(fields) < 2:
+            continue
+        target, what = _strip(fields[0]), _c_string(_strip(fields[1]))
+        if what == INACTIVE_ANNOTATION and isinstance(target, Function):
+            _add_attr(target, INACTIVE_ATTR)
+        elif what == INACTIVE_ANNOTATION and isinstance(target, GlobalVariable):
+            _mark_inactive_global(module, target)
+        elif what == FUNCTION_LIKE_ANNOTATION and isinstance(target, Function):
+            like = _annotation_string_argument(fields[4] if len(fields) > 4 else None)
+            if like is None:
+                raise ad_error(module, None, target.name or "?",
+                               "enzyme_function_like needs the name of a known function",
+                               'write __attribute__((enzyme_function_like("log1p")))')
+            _add_attr(target, f'{MATH_ATTR}="{like}"')
+
+
+def _annotation_string_argument(args: Value | None) -> str | None:
+    """The first argument of `annotate("...", "name")`: a private constant struct
+    holding a pointer to the string."""
+    holder = _strip(args) if args is not None else None
+    if not isinstance(holder, GlobalVariable) or not isinstance(holder.initializer, ConstantAggregate):
+        return None
+    first = holder.initializer.elements[:1]
+    return _c_string(_strip(first[0])) if first else None
+
+
+def annotated_functions(annotations_text: str, string_of: Callable[[str], str | None]) -> list[str]:
+    """Functions an `@llvm.global.annotations` definition (IR text) marks with an
+    Enzyme attribute; `string_of(name)` is the text of the string global `@name`."""
+    out = []
+    for target, label in _ANNOTATION_ENTRY.findall(annotations_text):
+        if string_of(label.strip('"')) in ANNOTATION_MARKS:
+            out.append(target.strip('"'))
+    return out
+
+
+_ANNOTATION_ENTRY = re.compile(r'\{\s*ptr\s+@("(?:[^"\\]|\\.)*"|[-\w$.]+)\s*,\s*ptr\s+@("(?:[^"\\]|\\.)*"|[-\w$.]+)')
 
 
 def registration_kind(name: str) -> str | None:

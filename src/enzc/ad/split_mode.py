@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder, forget_names, get_or_insert_function, new_block
 from enzc.ir.dominators import DominatorTree
-from enzc.ir.instructions import Alloca, Br, Instruction, Ret, Store
+from enzc.ir.instructions import Alloca, Br, Cast, GetElementPtr, Instruction, Phi, Ret, Select, Store
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.types import I8, I32, I64, PTR, VOID, ArrayType, FunctionType, PointerType, StructType, Type
 from enzc.ir.values import Constant, ConstantInt, Value
@@ -154,6 +154,14 @@ class _Cut:
                                        "allocate it with malloc, or let the call be inlined")
                 else:
                     crossing[inst] = self._field(inst.type)
+        moved_allocas = {a for a, _ in moved}
+        for inst in g.entry.instructions:
+            if (isinstance(inst, Alloca) and inst not in taped_allocas and inst not in moved_allocas
+                    and (inst.count is None or isinstance(inst.count, ConstantInt))
+                    and _address_crosses(inst, crossing)):
+                n = inst.count.value if isinstance(inst.count, ConstantInt) else 1
+                ty = inst.allocated_type if n == 1 else ArrayType(n, inst.allocated_type)
+                taped_allocas[inst] = self._field(ty, inst.align)
         tape_type, offsets = self._layout()
         dt = DominatorTree(g)
         self._build_augmented(tape_type, offsets, which, crossing, taped_allocas, dt)
@@ -264,6 +272,26 @@ class _Cut:
                 if isinstance(term, Ret):
                     b.position_before(term)
                     b.call(free, [tape])
+
+
+def _address_crosses(alloca: Alloca, crossing: dict[Instruction, int]) -> bool:
+    """Whether a pointer computed from `alloca` (GEPs, casts, selects, phis) is a
+    value the reverse function receives: it would point into the finished
+    augmented call's frame, so the alloca's memory must live in the tape."""
+    seen: set[int] = set()
+    work: list[Value] = [alloca]
+    while work:
+        v = work.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if v in crossing:
+            return True
+        for use in v.uses:
+            user = use.user
+            if isinstance(user, (GetElementPtr, Cast, Select, Phi)) and isinstance(user.type, PointerType):
+                work.append(user)
+    return False
 
 
 def _only_constant_init(alloca: Alloca, forward_users: list, entry: BasicBlock) -> bool:

@@ -25,13 +25,20 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from enzc.ad.markers import REGISTRATION_MARKS, functions_to_keep, registration_kind
+from enzc.ad.markers import (
+    ANNOTATION_MARKS,
+    ANNOTATIONS,
+    REGISTRATION_MARKS,
+    annotated_functions,
+    functions_to_keep,
+    registration_kind,
+)
 from enzc.lto import irmodule
 
 if TYPE_CHECKING:
     from llvmlite.binding import ModuleRef
 
-_MARKS = tuple(m.encode() for m in REGISTRATION_MARKS)
+_MARKS = tuple(m.encode() for m in (*REGISTRATION_MARKS, *ANNOTATION_MARKS))
 
 UNOPTIMIZED = ["-Xclang", "-disable-llvm-passes"]
 """Added to the frontend's O2* command: IR as -O2 would start optimizing it."""
@@ -143,7 +150,7 @@ def mark_registered_noinline(module: ModuleRef) -> None:
     module gets this too: IR inputs and objects built elsewhere skip the frontend)."""
     globals_text = [(gv.name, str(gv)) for gv in module.global_variables
                     if registration_kind(gv.name) is not None]
-    for name in functions_to_keep(globals_text):
+    for name in functions_to_keep(globals_text) + _annotated(module):
         try:
             fn = module.get_function(name)
         except NameError:
@@ -151,3 +158,17 @@ def mark_registered_noinline(module: ModuleRef) -> None:
         attrs = set(next(iter(fn.attributes), b"").split())
         if b"alwaysinline" not in attrs and b"noinline" not in attrs:
             fn.add_function_attribute("noinline")
+
+
+def _annotated(module: ModuleRef) -> list[str]:
+    """Functions marked by an Enzyme attribute (`@llvm.global.annotations`)."""
+    texts = {gv.name: str(gv) for gv in module.global_variables}  # by name: the strings are private
+    table = texts.get(ANNOTATIONS)
+    if table is None:
+        return []
+
+    def string_of(name: str) -> str | None:
+        m = re.search(r'c"((?:[^"\\]|\\.)*)"', texts.get(name, ""))
+        return m.group(1).split("\\00", 1)[0] if m else None
+
+    return annotated_functions(table, string_of)

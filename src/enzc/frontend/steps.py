@@ -56,6 +56,8 @@ def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
         macros = level_macro_flags(inv.opt, level[0])
         color = ["-fcolor-diagnostics"] if capture and _wants_color(inv.flags) else []
         emit_all = preserve.EMIT_ALL_DECLS if registers else []
+        if registers:  # the unit may use Enzyme's attributes: make them clang annotations
+            macros = [*macros, *enzyme_attributes.ATTRIBUTE_MACROS]
         argv = [session.compiler, *macros, *session.common_flags(), *session.include_flags(),
                 *inv.frontend_flags, *color, *level, *passes, *emit_all, "-emit-llvm", "-c",
                 *lang_flags(inp), inp.path, "-o", bitcode, *(dep.flags if dep else [])]

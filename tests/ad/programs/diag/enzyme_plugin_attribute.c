@@ -1,12 +1,13 @@
-// Diagnostic: Enzyme's clang-plugin attribute enzyme_inactive. Plain clang ignores it
-// (a warning), so the function would be differentiated: a gradient of 3 instead of the
-// 1 the user asked for. enzcc must stop and name the C registration to use instead.
+// Diagnostic: an Enzyme clang-plugin attribute enzc does not support. Plain clang
+// ignores it (a warning), so the function would be differentiated as if unmarked;
+// enzcc must stop at the attribute instead. (enzyme_inactive and
+// enzyme_function_like are supported: rev2/custom/plugin_attributes.c.)
 #include <stdio.h>
 
 double __enzyme_autodiff(void *, ...);
 
 /* a comment naming __attribute__((enzyme_nofree)) is not an error */
-__attribute__((enzyme_inactive)) double log_scale(double x) { return 2 * x; } /* DIAG-LINE */
+__attribute__((noinline, enzyme_inactive_noblock)) double log_scale(double x) { return 2 * x; } /* DIAG-LINE */
 
 double f(double x) { return x + log_scale(x); }
 
