@@ -10,7 +10,8 @@ one tape per iteration from the engine's cache.
 
 The shapes are read from the functions' types, covering Enzyme's IR convention
 (augmented returns `{tape, primal}` as a literal struct, the gradient a struct of
-derivatives) and C's natural ones as clang lowers them (augmented returns the
+derivatives; a primal that is not a pointer may be left out, and the original call
+then stays to compute it) and C's natural ones as clang lowers them (augmented returns the
 tape as a pointer for a `void` f, the primal alone when it needs no tape, or a
 `{tape, primal}` struct; the reverse returns one derivative as a scalar, several
 as a small struct, or nothing). Anything else is a compile-time error naming the
@@ -150,7 +151,15 @@ def _augment_result(aug_ret: Type, f_ret: Type, fail: _Failure) -> tuple[int | N
         return None, -1
     if elements is not None and len(elements) == 2 and elements[1] == f_ret:
         return 0, 1
-    raise fail(f"the augmented function returns {aug_ret}; expected {f_ret} (no tape) or {{tape, {f_ret}}}")
+    if not isinstance(f_ret, PointerType):  # Enzyme's rule: the primal is returned only if a pointer
+        if aug_ret == VOID:
+            return None, None
+        if isinstance(aug_ret, PointerType):
+            return -1, None
+        if elements is not None and len(elements) == 1:
+            return 0, None
+    raise fail(f"the augmented function returns {aug_ret}; expected {f_ret} (no tape), {{tape, {f_ret}}}, "
+               "or (the primal then comes from calling the function itself) void or a tape")
 
 
 def _derivative_count(t: Type) -> int | None:
@@ -187,13 +196,15 @@ def forward_custom_call(gu: GradientUtils, call: CallBase) -> None:
             args.append(_shadow_argument(gu, call, i))
     result = b.call(shape.augment, args, "aug" if shape.augment.function_type.ret != VOID else "")
     tape, primal = shape.augment_result(b, result)
+    gu.custom_tapes[call] = tape
+    if primal is None and call.type != VOID:
+        return  # the augmented function does not return the primal: the original call computes it
     replacement = primal if primal is not None else result
     if new_call.uses:
         new_call.replace_all_uses_with(replacement)
     new_call.erase()
     gu.value_map[call] = replacement
     gu.original_of[replacement] = call
-    gu.custom_tapes[call] = tape
 
 
 def reverse_custom_call(gu: GradientUtils, call: CallBase) -> None:
