@@ -42,12 +42,22 @@ INACTIVE_PREFIXES = (
 )
 """Intrinsics without any numeric effect on the program's floats."""
 
+INACTIVE_CXX_PREFIXES = (
+    "_ZNSo", "_ZNSt13basic_ostreamIwSt11char_traitsIwEE", "_ZSt16__ostream_insert", "_ZStlsI",
+    "_ZSt4endlI", "_ZSt5flushI", "_ZNKSt5ctypeIcE13_M_widen_init", "_ZSt16__throw_",
+    "_ZSt17__throw_", "_ZSt18__throw_", "_ZSt19__throw_", "_ZSt20__throw_", "_ZSt21__throw_",
+    "_ZSt24__throw_", "_ZSt25__throw_", "_ZSt28__throw_",
+)
+"""libstdc++ output streams (`std::cout << x`: `std::ostream` members, `operator<<`,
+`endl`, `flush`) and `std::__throw_*`: they read program memory, write only the
+stream's own state, or never return."""
+
 INACTIVE_LIBC = frozenset({
     "printf", "puts", "putchar", "fprintf", "fputs", "fputc", "fflush", "fwrite", "perror",
     "abort", "exit", "_exit", "__assert_fail", "__stack_chk_fail", "clock", "time",
     "gettimeofday", "clock_gettime", "rand", "srand", "random", "srandom", "strlen",
     "strcmp", "strncmp", "getenv", "free", "__cxa_guard_acquire", "__cxa_guard_release",
-    "posix_memalign",
+    "posix_memalign", "vprintf", "vfprintf", "fputwc", "putwchar", "putc", "snprintf", "sprintf",
 })
 """Library functions that read (never write) program memory or touch none of it.
 
@@ -79,7 +89,8 @@ def classify(call: CallBase, has_rule) -> CallKind:
         return CallKind.INACTIVE
     if has_custom_gradient(fn):
         return CallKind.CUSTOM
-    if name.startswith(INACTIVE_PREFIXES) or name in INACTIVE_LIBC or name in DEALLOCATORS:
+    if (name.startswith(INACTIVE_PREFIXES) or name in INACTIVE_LIBC or name in DEALLOCATORS
+            or name.startswith(INACTIVE_CXX_PREFIXES)):
         return CallKind.INACTIVE
     if name in ALLOCATORS:
         return CallKind.ALLOC
