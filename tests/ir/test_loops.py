@@ -10,7 +10,7 @@ from enzc.ir.instructions import BinaryOp, Br, Compare, Instruction, Phi, Ret, S
 from enzc.ir.loops import LoopInfo
 from enzc.ir.module import Module
 from enzc.ir.types import I1, I8, I64, VOID, FunctionType, IntType
-from enzc.ir.values import Argument, ConstantInt
+from enzc.ir.values import ConstantInt
 from enzc.ir.verifier import verify_function
 
 # ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import BinaryOp, Phi
 from enzc.ir.module import Module
 from enzc.ir.transforms import clone_function, remove_unreachable_blocks, split_block
-from enzc.ir.types import DOUBLE, I1, I64, FunctionType
+from enzc.ir.types import DOUBLE, I1, FunctionType
 from enzc.ir.values import ConstantFP
 from enzc.ir.verifier import verify_function
 

@@ -4,7 +4,7 @@ import pytest
 
 from enzc.errors import EnzcError
 from enzc.ir.builder import IRBuilder
-from enzc.ir.instructions import BinaryOp, Br, Call, Compare, Phi, Ret, Select, Store
+from enzc.ir.instructions import BinaryOp, Br, Call, Ret, Select, Store
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.types import DOUBLE, I1, I32, I64, PTR, VOID, FunctionType
 from enzc.ir.values import ConstantFP, ConstantInt

@@ -124,7 +124,7 @@ def _forward_indirect(gu: GradientUtils, call: CallBase) -> None:
     if external:
         raise gu.error(call, f"an active indirect call may reach '{external[0].name}', which has no body "
                              "in the program's bitcode to differentiate",
-                       f"call it through a small function defined in the program, or "
+                       "call it through a small function defined in the program, or "
                        + HINT_CUSTOM_ONLY.format(name=external[0].name))
     targets = [(fn, gu.derivatives.split(fn, sig)) for fn in defined]
     if not targets:

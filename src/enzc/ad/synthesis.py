@@ -31,20 +31,16 @@ from enzc.ir.builder import new_block
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.instructions import Br, CallBase, Phi, Ret, Store, Switch, Unreachable
 from enzc.ir.module import BasicBlock, Function, Module
-from enzc.ir.transforms import clone_into
 from enzc.ir.types import VOID, FloatType, FunctionType, PointerType, StructType, Type
 from enzc.ir.values import ConstantInt, Value, const_fp
 
-from enzc.ad.activity import Activity, ArgActivity, analyze
+from enzc.ad.activity import Activity, ArgActivity
 from enzc.ad.cache_report import CacheAllocation
 from enzc.ad.custom import forward_custom_calls
 from enzc.ad.call_derivatives import forward_call
+from enzc.ad.derived import derived_params, start_derived
 from enzc.ad.gradient_utils import GradientUtils
-from enzc.ad.intfloat import retype_integer_moves
-from enzc.ad.loops import IrreducibleError
 from enzc.ad.pointer_copies import copy_pointer_shadows
-from enzc.ad.posix_memalign import lower_posix_memalign
-from enzc.ad.preprocess import prepare
 from enzc.ad.reverse import check_store_forward, fwd, reverse_instruction
 from enzc.ad.undo_stores import UndoLog, replay_stores, restore_old_value, save_old_values
 
@@ -90,11 +86,7 @@ def out_types(fn: Function, sig: Signature) -> list[Type]:
 def gradient_type(fn: Function, sig: Signature, split: bool = False) -> FunctionType:
     """Original parameters with a shadow after each dup one (and, in split mode, the
     adjoint of an active return); returns the out adjoints."""
-    params: list[Type] = []
-    for t, a in zip(fn.function_type.params, sig.args):
-        params.append(t)
-        if a.has_shadow:
-            params.append(t)
+    params: list[Type] = derived_params(fn, sig.args)
     if split and sig.active_return and not isinstance(fn.function_type.ret, PointerType):
         params.append(fn.function_type.ret)  # (an active pointer return has a shadow instead)
     outs = out_types(fn, sig)
@@ -149,36 +141,11 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     `derivatives` makes derived functions of callees; with `split` the result is the
     combined function `split_mode` cuts into an augmented forward and a reverse: it
     takes the return adjoint as a last parameter and seeds it in a block of its own."""
-    from enzc.ad.diagnostics import ad_error
-
-    try:
-        original, _ = prepare(fn)
-        lower_posix_memalign(original, module)
-    except IrreducibleError as e:
-        raise ad_error(module, None, fn.name or "?", f"{e}: the reverse pass needs structured loops",
-                       "rewrite the loop without goto into its body") from None
-    activity = analyze(original, sig.args, sig.active_return, module)
-    activity = retype_integer_moves(module, layout, original, activity,
-                                    lambda: analyze(original, sig.args, sig.active_return, module))
     g = module.add_function(f"{'split' if split else 'diffe'}_{fn.name}", gradient_type(fn, sig, split))
     g.linkage.words = ["internal"]
     g.header_suffix = [w for w in fn.header_suffix if w.startswith("personality")]  # landing pads need it
-    value_map: dict[Value, Value] = {}
-    shadow_args: dict[Value, Value] = {}
-    it = iter(g.args)
-    for a, cls in zip(original.args, sig.args):
-        na = next(it)
-        na.name = a.name or f"arg{a.index}"
-        value_map[a] = na
-        if cls.has_shadow:
-            sa = next(it)
-            sa.name = "d_" + (a.name or f"arg{a.index}")
-            shadow_args[a] = sa
-    g.blocks = []
-    clone_into(original, g, value_map)
-    _strip_debug_info(g)
-    gu = GradientUtils(module, original, fn.name or "?", activity, g, value_map, layout)
-    gu.shadows.update(shadow_args)
+    gu, _ = start_derived(module, layout, fn, sig.args, sig.active_return, g)
+    original = gu.original
     gu.derivatives = derivatives
     gu.split = split
     gu.stable_args = sig.stable
@@ -196,27 +163,8 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
         d_return.name = "d_return"
     rv = _Reverse(gu, sig, d_return, undo)
     rv.build()
-    return Derivative(g, sig, activity, out_types(fn, sig), gu.cache.stats.values, rv.returns,
+    return Derivative(g, sig, gu.activity, out_types(fn, sig), gu.cache.stats.values, rv.returns,
                       gu.cache.stats.allocations)
-
-
-def _strip_debug_info(fn: Function) -> None:
-    """The derivative has no DISubprogram: drop locations and debug records.
-
-    Lifetime markers go too: the reverse pass reads stack slots after the point
-    where the original ended their lifetime.
-    """
-    for inst in list(fn.instructions()):
-        callee = inst.called_function if isinstance(inst, CallBase) else None
-        if callee is not None and (callee.name or "").startswith("llvm.lifetime."):
-            inst.erase()
-            continue
-        inst.metadata.pop("dbg", None)
-        for rec in inst.debug_records:
-            rec.drop_operands()
-        inst.debug_records = []
-    for b in fn.blocks:
-        b.trailing_debug_records = []
 
 
 class _Reverse:

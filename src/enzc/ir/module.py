@@ -14,7 +14,7 @@ from enzc.ir.instructions import Instruction, Phi
 from enzc.ir.metadata import Metadata
 from enzc.ir.names import unique_name
 from enzc.ir.types import LABEL, PTR, FunctionType, NamedStructType, Type
-from enzc.ir.values import Argument, Constant, GlobalValue, LocalValue, Value
+from enzc.ir.values import Argument, Constant, GlobalValue, LocalValue
 
 
 class BasicBlock(LocalValue):

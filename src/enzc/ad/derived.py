@@ -1,0 +1,97 @@
+"""What every derived function starts from: a prepared private copy of `f`, its
+activity, and a new function holding a clone of that copy.
+
+Reverse mode (`synthesis`) and forward mode (`forward`) both begin here; they
+differ in the parameters that follow each differentiated argument (a shadow
+pointer; in forward mode also the tangent of a float) and in what they add to
+the clone.
+"""
+
+from __future__ import annotations
+
+from enzc.ir.datalayout import DataLayout
+from enzc.ir.instructions import CallBase
+from enzc.ir.module import Function, Module
+from enzc.ir.transforms import clone_into
+from enzc.ir.values import Value
+
+from enzc.ad.activity import ArgActivity, analyze
+from enzc.ad.gradient_utils import GradientUtils
+from enzc.ad.intfloat import retype_integer_moves
+from enzc.ad.loops import IrreducibleError
+from enzc.ad.posix_memalign import lower_posix_memalign
+from enzc.ad.preprocess import prepare
+
+
+def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[ArgActivity, ...],
+                  active_return: bool, g: Function) -> tuple[GradientUtils, dict[Value, Value]]:
+    """Fill `g` (declared with a parameter after each `has_shadow` argument) with a
+    clone of the prepared `fn`; returns its GradientUtils and the map from `fn`'s
+    arguments to those extra parameters. `args` are the classes activity analysis
+    sees: a pointer with a shadow is DUP, a float with a derivative OUT."""
+    from enzc.ad.diagnostics import ad_error
+
+    try:
+        original, _ = prepare(fn)
+        lower_posix_memalign(original, module)
+    except IrreducibleError as e:
+        raise ad_error(module, None, fn.name or "?", f"{e}: the reverse pass needs structured loops",
+                       "rewrite the loop without goto into its body") from None
+    analysis_args = tuple(ArgActivity.OUT if a.has_shadow and not _is_pointer(p) else a
+                          for a, p in zip(args, original.args))
+    activity = analyze(original, analysis_args, active_return, module)
+    activity = retype_integer_moves(module, layout, original, activity,
+                                    lambda: analyze(original, analysis_args, active_return, module))
+    value_map: dict[Value, Value] = {}
+    extra: dict[Value, Value] = {}
+    it = iter(g.args)
+    for a, cls in zip(original.args, args):
+        na = next(it)
+        na.name = a.name or f"arg{a.index}"
+        value_map[a] = na
+        if cls.has_shadow:
+            sa = next(it)
+            sa.name = "d_" + (a.name or f"arg{a.index}")
+            extra[a] = sa
+    g.blocks = []
+    clone_into(original, g, value_map)
+    strip_debug_info(g)
+    gu = GradientUtils(module, original, fn.name or "?", activity, g, value_map, layout)
+    gu.shadows.update({a: s for a, s in extra.items() if _is_pointer(a)})
+    return gu, extra
+
+
+def _is_pointer(v: Value) -> bool:
+    from enzc.ir.types import PointerType
+
+    return isinstance(v.type, PointerType)
+
+
+def strip_debug_info(fn: Function) -> None:
+    """The derivative has no DISubprogram: drop locations and debug records.
+
+    Lifetime markers go too: the reverse pass reads stack slots after the point
+    where the original ended their lifetime.
+    """
+    for inst in list(fn.instructions()):
+        callee = inst.called_function if isinstance(inst, CallBase) else None
+        if callee is not None and (callee.name or "").startswith("llvm.lifetime."):
+            inst.erase()
+            continue
+        inst.metadata.pop("dbg", None)
+        for rec in inst.debug_records:
+            rec.drop_operands()
+        inst.debug_records = []
+    for b in fn.blocks:
+        b.trailing_debug_records = []
+
+
+def derived_params(fn: Function, args: tuple[ArgActivity, ...]) -> list:
+    """`fn`'s parameter types with a copy after each argument that has a shadow/tangent."""
+    params = []
+    for t, a in zip(fn.function_type.params, args):
+        params.append(t)
+        if a.has_shadow:
+            params.append(t)
+    return params
+
