@@ -8,12 +8,14 @@
  *   __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, n);
  *
  *   enzyme_const      x       inactive
- *   enzyme_dup        x, dx   active; reverse mode adds the derivative into *dx
+ *   enzyme_dup        x, dx   active; reverse mode adds the derivative into *dx,
+ *                             forward mode reads the tangent from dx (a float's by value)
  *   enzyme_dupnoneed  x, dx   like dup, the primal result through x is not needed
  *   enzyme_out        x       active scalar; its derivative is returned
  *   enzyme_width, N           vector forward mode with N tangents (enzyme_dupv)
  *
- * Without a marker: integers are const, floating values out, pointers dup.
+ * Without a marker: integers are const, floating values out (in forward mode dup:
+ * the value, then its tangent), pointers dup.
  * The entry points are matched by name prefix, so a program may declare its own
  * variants with other return types (e.g. `Pair __enzyme_autodiff_pair(void *, ...)`);
  * define ENZC_NO_PROTOTYPES before including this header to get only the markers.

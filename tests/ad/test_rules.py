@@ -52,7 +52,7 @@ def evaluate(tree: object, args: tuple, result: float) -> float:
         case Bin(op=op, lhs=a, rhs=b):
             x, y = evaluate(a, args, result), evaluate(b, args, result)
             return {"+": x + y, "-": x - y, "*": x * y, "/": x / y if y else math.inf,
-                    "<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y}[op]
+                    "<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y, "==": x == y}[op]
         case Cond(cond=c, if_true=t, if_false=f):
             return evaluate(t, args, result) if evaluate(c, args, result) else evaluate(f, args, result)
         case Fn(name=name, args=fargs):
@@ -95,6 +95,16 @@ def test_pow_limits_at_zero(x: float, y: float, dx: float, dy: float) -> None:
     r = math.pow(x, y)
     assert evaluate(TABLE["pow"].partial(0), (x, y), r) == dx
     assert evaluate(TABLE["pow"].partial(1), (x, y), r) == pytest.approx(dy)
+
+
+@pytest.mark.parametrize("x", [0.0, -0.0, 2.0, -2.0])
+def test_fabs_and_sqrt_at_zero(x: float) -> None:
+    """As Enzyme: fabs' is the sign of x, zeros included (fabs'(-0.0) = -1); sqrt'(0)
+    is 0, so a guarded or unused sqrt(0) does not make a NaN derivative."""
+    assert evaluate(TABLE["fabs"].partial(0), (x,), abs(x)) == math.copysign(1.0, x)
+    if x >= 0:
+        want = 0.0 if x == 0 else 0.5 / math.sqrt(x)
+        assert evaluate(TABLE["sqrt"].partial(0), (x,), math.sqrt(x)) == want
 
 
 def test_frexp_at_zero_is_one() -> None:

@@ -25,14 +25,15 @@ from enzc.ir.instructions import CallBase, Cast, Instruction, Invoke, Load
 from enzc.ir.metadata import MDString
 from enzc.ir.module import Alias, Function, GlobalVariable, Module
 from enzc.ir.transforms import rename_incoming
-from enzc.ir.types import I8, ArrayType, FloatType, IntType, PointerType, Type
+from enzc.ir.types import I8, VOID, ArrayType, FloatType, IntType, PointerType, Type
 from enzc.ir.values import ConstantExpr, ConstantInt, MetadataOperand, Value
 
-from enzc.ad.activity import ArgActivity
+from enzc.ad.activity import ArgActivity, carries_float
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.synthesis import DerivativeCache, Signature
 
 REVERSE_MARK = "__enzyme_autodiff"
+FORWARD_MARK = "__enzyme_fwddiff"
 
 MARKERS: dict[str, ArgActivity] = {
     "enzyme_dup": ArgActivity.DUP,
@@ -59,7 +60,11 @@ class EntryCall:
 
 
 def is_entry_point(fn: Function | None) -> bool:
-    return fn is not None and REVERSE_MARK in (fn.name or "")
+    return fn is not None and (REVERSE_MARK in (fn.name or "") or FORWARD_MARK in (fn.name or ""))
+
+
+def is_forward_entry(fn: Function | None) -> bool:
+    return fn is not None and FORWARD_MARK in (fn.name or "")
 
 
 class CallSiteLowering:
@@ -72,7 +77,10 @@ class CallSiteLowering:
         self.marker_uses: list[Instruction] = []
 
     # -- parsing -----------------------------------------------------------------------------
-    def parse(self, call: CallBase, caller: Function) -> EntryCall:
+    def parse(self, call: CallBase, caller: Function, forward: bool = False) -> EntryCall:
+        """The entry call's function, signature and arguments; `forward`: a
+        `__enzyme_fwddiff` call, where a `dup` float is followed by its tangent and
+        an unmarked float is `dup`."""
         args = list(call.args)
         sret = None
         if call.arg_attrs and any(a.startswith("sret") for a in call.arg_attrs[0]):
@@ -97,8 +105,8 @@ class CallSiteLowering:
                 pos += 1
                 if pos >= len(args):
                     raise self._error(call, caller, f"marker without an argument for parameter {i + 1} of '{fn.name}'")
-            cls = marker if marker is not None else _default_class(ptype)
-            self._check_class(call, caller, fn, i, cls, ptype)
+            cls = marker if marker is not None else _default_class(ptype, forward)
+            self._check_class(call, caller, fn, i, cls, ptype, forward)
             values.append(self._convert(args[pos], ptype, call, caller, fn, i))
             pos += 1
             if cls.has_shadow:
@@ -111,7 +119,9 @@ class CallSiteLowering:
         if pos != len(args):
             raise self._error(call, caller, f"too many arguments for '{fn.name}' "
                               f"({len(fn.function_type.params)} parameters)")
-        active_return = isinstance(fn.function_type.ret, FloatType)
+        ret = fn.function_type.ret
+        active_return = (carries_float(ret) and not isinstance(ret, PointerType)) if forward \
+            else isinstance(ret, FloatType)
         return EntryCall(call, fn, Signature(tuple(classes), active_return), values, sret)
 
     def _marker(self, v: Value) -> ArgActivity | None:
@@ -131,7 +141,15 @@ class CallSiteLowering:
             raise ValueError(name)
         return MARKERS.get(name) if name is not None else None
 
-    def _check_class(self, call, caller, fn, i: int, cls: ArgActivity, ptype: Type) -> None:
+    def _check_class(self, call, caller, fn, i: int, cls: ArgActivity, ptype: Type, forward: bool) -> None:
+        if forward:
+            if cls is ArgActivity.OUT:
+                raise self._error(call, caller, f"enzyme_out on parameter {i + 1} of '{fn.name}' in forward mode",
+                                  "pass the value and its tangent with enzyme_dup (enzyme_out is reverse mode)")
+            if cls.has_shadow and not (isinstance(ptype, PointerType) or carries_float(ptype)):
+                raise self._error(call, caller, f"enzyme_dup on parameter {i + 1} of '{fn.name}', which is "
+                                  "neither a pointer nor floating-point", "use enzyme_const for integers")
+            return
         if cls is ArgActivity.OUT and not isinstance(ptype.scalar, FloatType):
             raise self._error(call, caller, f"enzyme_out on parameter {i + 1} of '{fn.name}', which is not floating-point",
                               "use enzyme_dup for pointers and enzyme_const for integers")
@@ -157,24 +175,31 @@ class CallSiteLowering:
 
     # -- replacement -----------------------------------------------------------------------
     def lower(self, call: CallBase, caller: Function) -> None:
+        forward = is_forward_entry(call.called_function)
         try:
-            entry = self.parse(call, caller)
+            entry = self.parse(call, caller, forward)
         except ValueError as e:
             raise self._error(call, caller, f"marker '{e}' is not supported by enzc yet") from None
-        derivative = self.derivatives.reverse(entry.function, entry.signature)
+        if forward:
+            fd = self.derivatives.forward(entry.function, entry.signature)
+            function, outs = fd.function, [entry.function.function_type.ret] if fd.pair else []
+        else:
+            derivative = self.derivatives.reverse(entry.function, entry.signature)
+            function, outs = derivative.function, derivative.out_types
         b = IRBuilder()
         b.position_before(call)
-        name = "grad" if derivative.out_types else ""
+        name = "grad" if function.function_type.ret != VOID else ""
         if isinstance(call, Invoke):  # C++ with exceptions: what the derivative throws reaches the handlers
             cont = new_block(caller, "grad.cont", after=call.parent)
-            result = b.invoke(derivative.function, entry.arguments, cont, call.unwind_dest, name)
+            result = b.invoke(function, entry.arguments, cont, call.unwind_dest, name)
             rename_incoming(call.normal_dest, call.parent, cont)  # type: ignore[arg-type]
             b.position_at_end(cont)
         else:
-            result = b.call(derivative.function, entry.arguments, name)
+            result = b.call(function, entry.arguments, name)
         if "dbg" in call.metadata:
             result.metadata["dbg"] = call.metadata["dbg"]
-        outs = derivative.out_types
+        if forward and outs:
+            result = b.extract_value(result, 1, "tangent")  # the result's tangent, from {primal, tangent}
         if entry.sret is not None:
             self._store_struct(b, outs, result, entry.sret)
         elif call.type.is_first_class and call.uses:
@@ -244,11 +269,11 @@ def _function_of(v: Value) -> Function | None:
     return None
 
 
-def _default_class(t: Type) -> ArgActivity:
+def _default_class(t: Type, forward: bool = False) -> ArgActivity:
     if isinstance(t, PointerType):
         return ArgActivity.DUP
     if isinstance(t.scalar, FloatType):
-        return ArgActivity.OUT
+        return ArgActivity.DUP if forward else ArgActivity.OUT
     return ArgActivity.CONST
 
 

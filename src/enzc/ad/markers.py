@@ -1,6 +1,7 @@
 """Registrations written in C: `__enzyme_*` globals that annotate functions and globals.
 
     void *__enzyme_register_gradient_f[3] = {(void *)f, (void *)aug_f, (void *)rev_f};
+    void *__enzyme_register_derivative_f[2] = {(void *)f, (void *)fwd_f};
     void *__enzyme_inactivefn[] = {(void *)log_value, ...};
     void *__enzyme_inactive_global_x = (void *)&last_input;
     void *__enzyme_function_like[2] = {(void *)my_log1p, (void *)"log1p"};
@@ -10,6 +11,7 @@
 ones IR inputs may carry directly (as Enzyme's own preprocessing does):
 
     custom gradient   !enzyme_augment !{ptr @aug_f}, !enzyme_gradient !{ptr @rev_f} on @f
+    forward custom    !enzyme_derivative !{ptr @fwd_f} on @f
     inactive function "enzyme_inactive" function attribute
     inactive global   !enzyme_inactive !{} on the global
     function like     "enzyme_math"="log1p" function attribute (the rule table's entry)
@@ -44,11 +46,12 @@ from enzc.ir.values import ConstantAggregate, ConstantExpr, ConstantString, Glob
 from enzc.ad.globals_shadow import INACTIVE_KIND, SHADOW_KIND
 
 REGISTER_GRADIENT = "__enzyme_register_gradient"
+REGISTER_DERIVATIVE = "__enzyme_register_derivative"
 INACTIVE_FN = "__enzyme_inactivefn"
 INACTIVE_GLOBAL = "__enzyme_inactive_global"
 FUNCTION_LIKE = "__enzyme_function_like"
 SHADOW_GLOBAL = "__enzyme_shadow_global"
-REGISTRATION_MARKS = (REGISTER_GRADIENT, INACTIVE_FN, INACTIVE_GLOBAL, FUNCTION_LIKE, SHADOW_GLOBAL)
+REGISTRATION_MARKS = (REGISTER_GRADIENT, REGISTER_DERIVATIVE, INACTIVE_FN, INACTIVE_GLOBAL, FUNCTION_LIKE, SHADOW_GLOBAL)
 
 ANNOTATIONS = "llvm.global.annotations"
 INACTIVE_ANNOTATION = "enzyme_inactive"
@@ -60,6 +63,7 @@ INACTIVE_ATTR = '"enzyme_inactive"'
 MATH_ATTR = '"enzyme_math"'
 AUGMENT_KIND = "enzyme_augment"
 GRADIENT_KIND = "enzyme_gradient"
+DERIVATIVE_KIND = "enzyme_derivative"
 
 
 def apply_registrations(module: Module) -> None:
@@ -78,6 +82,8 @@ def apply_registrations(module: Module) -> None:
         try:
             if kind == REGISTER_GRADIENT:
                 _register_gradient(module, name, items)
+            elif kind == REGISTER_DERIVATIVE:
+                _register_derivative(module, items)
             elif kind == INACTIVE_FN:
                 for f in items:
                     _add_attr(_function(f, "a function"), INACTIVE_ATTR)
@@ -166,6 +172,7 @@ def functions_to_keep(definitions: Iterable[tuple[str, str]]) -> list[str]:
 
 _HINTS = {
     REGISTER_GRADIENT: "write void *__enzyme_register_gradient_NAME[3] = {(void *)f, (void *)aug_f, (void *)rev_f};",
+    REGISTER_DERIVATIVE: "write void *__enzyme_register_derivative_NAME[2] = {(void *)f, (void *)fwd_f};",
     INACTIVE_FN: "write void *__enzyme_inactivefn[] = {(void *)f, ...};",
     INACTIVE_GLOBAL: "write void *__enzyme_inactive_global_NAME = (void *)&the_global;",
     FUNCTION_LIKE: 'write void *__enzyme_function_like[2] = {(void *)f, (void *)"log1p"};',
@@ -232,6 +239,14 @@ def _register_gradient(module: Module, name: str, items: list[Value]) -> None:
     f.metadata[GRADIENT_KIND] = _node(module, [rev])
 
 
+def _register_derivative(module: Module, items: list[Value]) -> None:
+    if len(items) != 2:
+        raise ValueError(f"expected 2 functions {{f, forward derivative of f}}, found {len(items)} entries")
+    f = _function(items[0], "the function as first entry")
+    fwd = _function(items[1], "the forward derivative as second entry")
+    f.metadata[DERIVATIVE_KIND] = _node(module, [fwd])
+
+
 def _mark_inactive_global(module: Module, g: GlobalVariable) -> None:
     if INACTIVE_KIND not in g.metadata:
         g.metadata[INACTIVE_KIND] = MDRef(module.add_metadata(MDTuple([])))
@@ -282,3 +297,17 @@ def is_inactive_function(fn: Function | None) -> bool:
 
 def has_custom_gradient(fn: Function | None) -> bool:
     return fn is not None and GRADIENT_KIND in fn.metadata
+
+
+def forward_derivative_of(module: Module, fn: Function | None) -> Function | None:
+    """The user's forward derivative of `fn` (`!enzyme_derivative`), if any."""
+    from enzc.ad.globals_shadow import resolve_metadata
+
+    if fn is None:
+        return None
+    node = resolve_metadata(module, fn.metadata.get(DERIVATIVE_KIND))
+    if isinstance(node, MDTuple) and node.operands:
+        first = resolve_metadata(module, node.operands[0])
+        if isinstance(first, MDValue) and isinstance(first.value, Function):
+            return first.value
+    return None

@@ -29,7 +29,7 @@ from enzc.ad.heap import reverse_allocation
 from enzc.ad.library_hints import library_hint
 from enzc.ad.memory_facts import underlying_object
 from enzc.ad.memtypes import memcpy_adjoint
-from enzc.ad.rules import emit as emit_rule
+from enzc.ad.rules import emit_scaled
 from enzc.ad.typetree import Kind
 from enzc.ad.rules import PARAMS, intrinsic, rule_for
 from enzc.ad.reuse import equal_forward_call
@@ -355,9 +355,7 @@ def _call_rule(gu: GradientUtils, inst: CallBase, name: str) -> None:
         tree = rule.partial(i)
         if tree is None:
             continue
-        partial = emit_rule(tree, gu.b, gu.module, inst.type, env)
-        base = name[5:].split(".")[0] if name.startswith("llvm.") else name
-        gu.add_adjoint(arg, gu.b.fmul(d, partial, "d." + base))
+        gu.add_adjoint(arg, emit_scaled(tree, d, gu.b, gu.module, inst.type, env))
 
 
 def _memcpy(gu: GradientUtils, inst: CallBase) -> None:

@@ -74,8 +74,8 @@ class Fn:
     args: tuple
 
 
-_TOKEN = re.compile(r"\s*(?:(\d+\.\d*(?:[eE][-+]?\d+)?|\d+(?:[eE][-+]?\d+)?)|([A-Za-z_]\w*)|(<=|>=|[-+*/(),?:<>]))")
-_BINDING = {"?": 1, "<": 2, ">": 2, "<=": 2, ">=": 2, "+": 3, "-": 3, "*": 4, "/": 4}
+_TOKEN = re.compile(r"\s*(?:(\d+\.\d*(?:[eE][-+]?\d+)?|\d+(?:[eE][-+]?\d+)?)|([A-Za-z_]\w*)|(<=|>=|==|[-+*/(),?:<>]))")
+_BINDING = {"?": 1, "<": 2, ">": 2, "<=": 2, ">=": 2, "==": 2, "+": 3, "-": 3, "*": 4, "/": 4}
 
 
 @lru_cache(maxsize=None)
@@ -222,8 +222,7 @@ def emit(tree: object, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) 
                     return b.binop({"+": "add", "-": "sub", "*": "mul", "/": "sdiv"}[op], lv, rv, "ri")
                 return b.binop({"+": "fadd", "-": "fsub", "*": "fmul", "/": "fdiv"}[op], to_float(lv), to_float(rv), "r")
             case Bin(op=op, lhs=l, rhs=r):
-                pred = {"<": "olt", ">": "ogt", "<=": "ole", ">=": "oge"}[op]
-                return b.fcmp(pred, to_float(go(l)), to_float(go(r)), "rc")
+                return b.fcmp(_PREDICATES[op], to_float(go(l)), to_float(go(r)), "rc")
             case Cond(cond=c, if_true=t, if_false=f):
                 return b.select(go(c), to_float(go(t)), to_float(go(f)), "rs")
             case Fn(name=name, args=args) if all(isinstance(a, Var) and a.name in PARAMS for a in args) and (
@@ -240,6 +239,34 @@ def emit(tree: object, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) 
         raise RuleError(f"cannot emit {node!r}")
 
     return to_float(go(tree))
+
+
+def emit_scaled(tree: object, scale: Value, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) -> Value:
+    """IR computing `tree * scale`, the multiplication pushed into the arms of
+    conditionals and an arm that is 0 giving an exact 0: an adjoint or tangent
+    that is 0 (or NaN) then never meets an infinite partial on the untaken side
+    (`fmax(sqrt(0), eps)`: 0 * inf would be NaN)."""
+    match tree:
+        case Num(value=0.0):
+            return b.const_zero(scale.type)
+        case Num(value=1.0):
+            return scale
+        case Cond(cond=c, if_true=t, if_false=f):
+            cond = emit_condition(c, b, module, ftype, env)
+            return b.select(cond, emit_scaled(t, scale, b, module, ftype, env),
+                            emit_scaled(f, scale, b, module, ftype, env), "rs")
+    return b.fmul(scale, emit(tree, b, module, ftype, env), "r.scaled")
+
+
+def emit_condition(tree: object, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) -> Value:
+    """The i1 value of a comparison in a rule."""
+    if not (isinstance(tree, Bin) and tree.op in _PREDICATES):
+        raise RuleError(f"a condition must be a comparison, not {tree!r}")
+    return b.fcmp(_PREDICATES[tree.op], emit(tree.lhs, b, module, ftype, env), emit(tree.rhs, b, module, ftype, env),
+                  "rc")
+
+
+_PREDICATES = {"<": "olt", ">": "ogt", "<=": "ole", ">=": "oge", "==": "oeq"}
 
 
 def representable(value: float, t: Type) -> float:

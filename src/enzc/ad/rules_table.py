@@ -17,7 +17,9 @@ LN10 = "2.302585092994046"
 TWO_OVER_SQRT_PI = "1.1283791670955126"
 
 TABLE: dict[str, Rule] = {
-    "sqrt": D("0.5 / r"),
+    # 0 at 0 (as Enzyme): sqrt(x*x + y*y) at the origin, or a guarded sqrt(0) whose
+    # result is not used, gets a zero derivative instead of 0 * inf = NaN
+    "sqrt": D("x == 0 ? 0 : 0.5 / r"),
     "cbrt": D("r / (3 * x)"),
     # at x = 0 (y > 0) x^y log x -> 0, and x^0 is constant: 0, not 0 * inf = NaN
     "pow": D("y > 0 ? y * pow(x, y - 1) : (y < 0 ? y * pow(x, y - 1) : 0)",
@@ -50,7 +52,8 @@ TABLE: dict[str, Rule] = {
     "sinh": D("cosh(x)"),
     "cosh": D("sinh(x)"),
     "tanh": D("1 - r * r"),
-    "fabs": D("x > 0 ? 1 : (x < 0 ? -1 : 0)"),
+    # the sign of a zero tells the side it was approached from (Enzyme: fabs(-0.0)' = -1)
+    "fabs": D("copysign(1, x)"),
     "copysign": D("copysign(1, x) * copysign(1, y)", "0"),
     "minnum": D("x <= y ? 1 : 0", "x <= y ? 0 : 1"),
     "maxnum": D("x >= y ? 1 : 0", "x >= y ? 0 : 1"),

@@ -45,6 +45,7 @@ from enzc.ad.reverse import check_store_forward, fwd, reverse_instruction
 from enzc.ad.undo_stores import UndoLog, replay_stores, restore_old_value, save_old_values
 
 if TYPE_CHECKING:
+    from enzc.ad.forward import ForwardDerivative
     from enzc.ad.split_mode import SplitDerivative
 
 
@@ -110,6 +111,7 @@ class DerivativeCache:
     layout: DataLayout
     done: dict[tuple[str, Signature, Mode], Derivative] = field(default_factory=dict)
     split_done: dict[tuple[str, Signature], SplitDerivative] = field(default_factory=dict)
+    forward_done: dict[tuple[str, Signature], ForwardDerivative] = field(default_factory=dict)
     tape_stats: bool = False
     """`--enzc-tape-stats`: derivatives count their calls and cache bytes (`tape_stats`)."""
 
@@ -119,6 +121,18 @@ class DerivativeCache:
         got = self.done.get(key)
         if got is None:
             got = self.done[key] = synthesize_reverse(self.module, self.layout, fn, sig, self)
+        return got
+
+    def forward(self, fn: Function, sig: Signature) -> ForwardDerivative:
+        """The forward-mode derivative `fwddiffe_<fn>` for `sig` (a DUP float has a
+        tangent). Registered before its body is built, for recursion."""
+        from enzc.ad.forward import build_forward, declare_forward
+
+        key = (fn.name or "", sig)
+        got = self.forward_done.get(key)
+        if got is None:
+            got = self.forward_done[key] = declare_forward(self.module, fn, sig)
+            build_forward(self, fn, got)
         return got
 
     def split(self, fn: Function, sig: Signature) -> SplitDerivative:
