@@ -18,22 +18,43 @@ stack slot and reloaded as whatever type the call returns.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 
 from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import CallBase, Cast, Instruction, Invoke, Load
 from enzc.ir.metadata import MDString
 from enzc.ir.module import Alias, Function, GlobalVariable, Module
 from enzc.ir.transforms import rename_incoming
-from enzc.ir.types import I8, VOID, ArrayType, FloatType, IntType, PointerType, Type
+from enzc.ir.types import I8, PTR, VOID, ArrayType, FloatType, IntType, PointerType, StructType, Type
 from enzc.ir.values import ConstantExpr, ConstantInt, MetadataOperand, Value
 
 from enzc.ad.activity import ArgActivity, carries_float
 from enzc.ad.diagnostics import ad_error
-from enzc.ad.synthesis import DerivativeCache, Signature
+from enzc.ad.synthesis import DerivativeCache, Signature, out_types
 
 REVERSE_MARK = "__enzyme_autodiff"
 FORWARD_MARK = "__enzyme_fwddiff"
+AUGMENT_MARK = "__enzyme_augmentfwd"
+SPLIT_REVERSE_MARK = "__enzyme_reverse"
+
+
+class EntryKind(Enum):
+    """Which entry point a call is (by the substring of its name)."""
+
+    REVERSE = REVERSE_MARK
+    """Combined reverse mode: the derivatives of the `out` arguments."""
+    FORWARD = FORWARD_MARK
+    """Forward mode: the tangent of the result."""
+    AUGMENT = AUGMENT_MARK
+    """Split reverse mode, first half: runs f, returns the tape."""
+    SPLIT_REVERSE = SPLIT_REVERSE_MARK
+    """Split reverse mode, second half: takes the tape, returns like REVERSE."""
+
+
+def entry_kind(fn: Function | None) -> EntryKind | None:
+    name = (fn.name or "") if fn is not None else ""
+    return next((k for k in EntryKind if k.value in name), None)
 
 MARKERS: dict[str, ArgActivity] = {
     "enzyme_dup": ArgActivity.DUP,
@@ -43,8 +64,16 @@ MARKERS: dict[str, ArgActivity] = {
 }
 """Marker global (or metadata string) → argument class."""
 
+MODIFIERS = ("enzyme_nocache",)
+"""Markers that qualify the next one (or the default class): ignored, enzc needs no
+promise that the memory is not changed between the split halves."""
+
+TAPE_MARKERS = ("enzyme_allocated", "enzyme_tape")
+"""Split mode, after the arguments: `enzyme_allocated, bytes` and `enzyme_tape, buffer`
+(the tape lives in the caller's buffer)."""
+
 UNSUPPORTED_MARKERS = ("enzyme_width", "enzyme_dupv", "enzyme_shadow_return", "enzyme_primal_return",
-                       "enzyme_noneed", "enzyme_tape", "enzyme_allocated", "enzyme_scalar", "enzyme_nofree")
+                       "enzyme_noneed", "enzyme_scalar", "enzyme_nofree")
 
 
 @dataclass
@@ -57,14 +86,12 @@ class EntryCall:
     arguments: list[Value]
     """Arguments for the derivative: each primal, then its shadow for dup ones."""
     sret: Value | None
+    trailing: list[Value] = field(default_factory=list)
+    """Split mode: the call's arguments after f's (tape markers, tape, return adjoint)."""
 
 
 def is_entry_point(fn: Function | None) -> bool:
-    return fn is not None and (REVERSE_MARK in (fn.name or "") or FORWARD_MARK in (fn.name or ""))
-
-
-def is_forward_entry(fn: Function | None) -> bool:
-    return fn is not None and FORWARD_MARK in (fn.name or "")
+    return entry_kind(fn) is not None
 
 
 class CallSiteLowering:
@@ -77,10 +104,11 @@ class CallSiteLowering:
         self.marker_uses: list[Instruction] = []
 
     # -- parsing -----------------------------------------------------------------------------
-    def parse(self, call: CallBase, caller: Function, forward: bool = False) -> EntryCall:
-        """The entry call's function, signature and arguments; `forward`: a
-        `__enzyme_fwddiff` call, where a `dup` float is followed by its tangent and
-        an unmarked float is `dup`."""
+    def parse(self, call: CallBase, caller: Function, kind: EntryKind = EntryKind.REVERSE) -> EntryCall:
+        """The entry call's function, signature and arguments. In forward mode a
+        `dup` float is followed by its tangent and an unmarked float is `dup`; in
+        split mode arguments after f's are kept as `trailing`."""
+        forward = kind is EntryKind.FORWARD
         args = list(call.args)
         sret = None
         if call.arg_attrs and any(a.startswith("sret") for a in call.arg_attrs[0]):
@@ -100,6 +128,10 @@ class CallSiteLowering:
         for i, ptype in enumerate(fn.function_type.params):
             if pos >= len(args):
                 raise self._error(call, caller, f"too few arguments for '{fn.name}': parameter {i + 1} is missing")
+            while pos < len(args) and self._marker_name(args[pos]) in MODIFIERS:
+                pos += 1
+            if pos >= len(args):
+                raise self._error(call, caller, f"too few arguments for '{fn.name}': parameter {i + 1} is missing")
             marker = self._marker(args[pos])
             if marker is not None:
                 pos += 1
@@ -116,27 +148,17 @@ class CallSiteLowering:
                 values.append(self._convert(args[pos], ptype, call, caller, fn, i))
                 pos += 1
             classes.append(cls)
-        if pos != len(args):
+        split = kind in (EntryKind.AUGMENT, EntryKind.SPLIT_REVERSE)
+        if pos != len(args) and not split:
             raise self._error(call, caller, f"too many arguments for '{fn.name}' "
                               f"({len(fn.function_type.params)} parameters)")
         ret = fn.function_type.ret
         active_return = (carries_float(ret) and not isinstance(ret, PointerType)) if forward \
             else isinstance(ret, FloatType)
-        return EntryCall(call, fn, Signature(tuple(classes), active_return), values, sret)
+        return EntryCall(call, fn, Signature(tuple(classes), active_return), values, sret, args[pos:])
 
     def _marker(self, v: Value) -> ArgActivity | None:
-        name = None
-        match v:
-            case Load(ptr=GlobalVariable() as gv):
-                name = gv.name
-                if name in MARKERS or name in UNSUPPORTED_MARKERS:
-                    self.marker_uses.append(v)
-            case GlobalVariable():
-                name = v.name
-            case MetadataOperand(md=MDString() as s):
-                name = s.text
-            case ConstantInt():
-                name = self.marker_constants.get(v.value)
+        name = self._marker_name(v)
         if name in UNSUPPORTED_MARKERS:
             raise ValueError(name)
         return MARKERS.get(name) if name is not None else None
@@ -175,38 +197,156 @@ class CallSiteLowering:
 
     # -- replacement -----------------------------------------------------------------------
     def lower(self, call: CallBase, caller: Function) -> None:
-        forward = is_forward_entry(call.called_function)
+        kind = entry_kind(call.called_function)
+        assert kind is not None
         try:
-            entry = self.parse(call, caller, forward)
+            entry = self.parse(call, caller, kind)
         except ValueError as e:
             raise self._error(call, caller, f"marker '{e}' is not supported by enzc yet") from None
-        if forward:
-            fd = self.derivatives.forward(entry.function, entry.signature)
-            function, outs = fd.function, [entry.function.function_type.ret] if fd.pair else []
-        else:
-            derivative = self.derivatives.reverse(entry.function, entry.signature)
-            function, outs = derivative.function, derivative.out_types
         b = IRBuilder()
         b.position_before(call)
+        match kind:
+            case EntryKind.FORWARD:
+                fd = self.derivatives.forward(entry.function, entry.signature)
+                outs = [entry.function.function_type.ret] if fd.pair else []
+                result = self._emit_call(b, call, caller, fd.function, entry.arguments)
+                if outs:
+                    result = b.extract_value(result, 1, "tangent")  # from {primal, tangent}
+            case EntryKind.REVERSE:
+                derivative = self.derivatives.reverse(entry.function, entry.signature)
+                outs = derivative.out_types
+                result = self._emit_call(b, call, caller, derivative.function, entry.arguments)
+            case EntryKind.AUGMENT:
+                self._lower_augment(b, call, caller, entry)
+                return
+            case EntryKind.SPLIT_REVERSE:
+                split = self.derivatives.split(entry.function, entry.signature)
+                args = [*entry.arguments, *self._reverse_trailing(b, call, caller, entry)]
+                result = self._emit_call(b, call, caller, split.reverse, args)
+                outs = out_types(entry.function, entry.signature)
+        self._deliver(b, call, outs, result, entry.sret)
+
+    def _emit_call(self, b: IRBuilder, call: CallBase, caller: Function, function: Function,
+                   args: list[Value]) -> Value:
+        """The call of the derived function at the entry call's place (an `invoke` where
+        it was one: what the derivative throws reaches the user's handlers); the builder
+        is left after it."""
         name = "grad" if function.function_type.ret != VOID else ""
-        if isinstance(call, Invoke):  # C++ with exceptions: what the derivative throws reaches the handlers
+        if isinstance(call, Invoke):
             cont = new_block(caller, "grad.cont", after=call.parent)
-            result = b.invoke(function, entry.arguments, cont, call.unwind_dest, name)
+            result = b.invoke(function, args, cont, call.unwind_dest, name)
             rename_incoming(call.normal_dest, call.parent, cont)  # type: ignore[arg-type]
             b.position_at_end(cont)
         else:
-            result = b.call(function, entry.arguments, name)
+            result = b.call(function, args, name)
         if "dbg" in call.metadata:
             result.metadata["dbg"] = call.metadata["dbg"]
-        if forward and outs:
-            result = b.extract_value(result, 1, "tangent")  # the result's tangent, from {primal, tangent}
-        if entry.sret is not None:
-            self._store_struct(b, outs, result, entry.sret)
+        return result
+
+    def _deliver(self, b: IRBuilder, call: CallBase, outs: list[Type], result: Value, sret: Value | None) -> None:
+        """Hand `result` (the values `outs`) to the entry call's users, then remove it."""
+        if sret is not None:
+            self._store_struct(b, outs, result, sret)
         elif call.type.is_first_class and call.uses:
             call.replace_all_uses_with(self._coerce(b, outs, result, call.type))
         if isinstance(call, Invoke):
             b.br(call.normal_dest)
         call.erase()
+
+    # -- split mode -----------------------------------------------------------------------
+    def _lower_augment(self, b: IRBuilder, call: CallBase, caller: Function, entry: EntryCall) -> None:
+        """`tape = __enzyme_augmentfwd(f, args...)`: f's augmented forward pass. It
+        returns the tape (`{tape, result}` when the entry point is declared to return
+        a pair and f returns a value); with `enzyme_allocated, n, enzyme_tape, buf`
+        the tape goes into the caller's buffer instead."""
+        split = self.derivatives.split(entry.function, entry.signature)
+        result = self._emit_call(b, call, caller, split.augmented, entry.arguments)
+        tape = result if split.augmented.function_type.ret == PTR else b.extract_value(result, 0, "tape")
+        buffer = self._tape_buffer(call, caller, entry, allow_extra=False)
+        if buffer is not None:
+            b.store(tape, buffer)
+        ret = entry.function.function_type.ret
+        if call.type == result.type or call.type == VOID or not call.uses:
+            value = result
+        elif call.type == PTR:
+            value = tape
+        elif ret != VOID and call.type == StructType((ret, PTR)):  # {result, tape}, as Enzyme's tests declare it
+            value = b.insert_value(b.const_undef(call.type), b.extract_value(result, 1, "result"), 0, "aug")
+            value = b.insert_value(value, tape, 1, "aug")
+        else:
+            raise self._error(call, caller, f"__enzyme_augmentfwd is declared to return {call.type}; it returns "
+                              f"the tape (void *), {{tape, result}} or {{result, tape}}")
+        if call.type != VOID and call.uses:
+            call.replace_all_uses_with(value)
+        if isinstance(call, Invoke):
+            b.br(call.normal_dest)
+        call.erase()
+
+    def _reverse_trailing(self, b: IRBuilder, call: CallBase, caller: Function, entry: EntryCall) -> list[Value]:
+        """`__enzyme_reverse(f, args..., [d_result], tape)`: the reverse function's
+        last parameters, the adjoint of an active result (0 when left out) and the tape."""
+        ret = entry.function.function_type.ret
+        rest = [v for v in self._without_tape_markers(entry.trailing)]
+        d_result: list[Value] = []
+        if entry.signature.active_return:
+            given = [v for v in rest if v.type == ret or isinstance(v.type, FloatType)]
+            d_result = [self._convert(given[0], ret, call, caller, entry.function, len(entry.arguments))
+                        if given else b.const_zero(ret)]
+        buffer = self._tape_buffer(call, caller, entry, allow_extra=True)
+        if buffer is not None:
+            return [*d_result, b.load(PTR, buffer, "tape")]
+        tapes = [v for v in rest if isinstance(v.type, PointerType)]
+        if len(tapes) != 1:
+            raise self._error(call, caller, f"__enzyme_reverse of '{entry.function.name}' needs the tape "
+                              "__enzyme_augmentfwd returned as its last argument",
+                              "call __enzyme_reverse(f, args..., [d_result], tape)")
+        return [*d_result, tapes[0]]
+
+    def _without_tape_markers(self, trailing: list[Value]) -> list[Value]:
+        out, skip = [], False
+        for v in trailing:
+            if skip:
+                skip = False
+            elif self._marker_name(v) in TAPE_MARKERS:
+                skip = True
+            else:
+                out.append(v)
+        return out
+
+    def _tape_buffer(self, call: CallBase, caller: Function, entry: EntryCall, allow_extra: bool) -> Value | None:
+        """The caller's buffer of `enzyme_allocated, n, enzyme_tape, buffer`, if given
+        (it must hold the tape pointer enzc keeps there)."""
+        found: dict[str, Value] = {}
+        trailing = entry.trailing
+        for k, v in enumerate(trailing):
+            name = self._marker_name(v)
+            if name in TAPE_MARKERS and k + 1 < len(trailing):
+                found[name] = trailing[k + 1]
+        if not allow_extra and len(self._without_tape_markers(trailing)) != 0:
+            raise self._error(call, caller, f"too many arguments for '{entry.function.name}'")
+        if "enzyme_tape" not in found:
+            return None
+        size = found.get("enzyme_allocated")
+        if isinstance(size, ConstantInt) and size.value < 8:
+            raise self._error(call, caller, f"the allocated tape of {size.value} bytes is too small: enzc keeps an "
+                              "8-byte pointer to its tape there", "allocate at least 8 bytes")
+        return found["enzyme_tape"]
+
+    def _marker_name(self, v: Value) -> str | None:
+        """The marker `v` spells (a load or address of a marker global, a metadata
+        string, the folded value of a defined marker global), if any."""
+        match v:
+            case Load(ptr=GlobalVariable() as gv):
+                if gv.name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, *UNSUPPORTED_MARKERS):
+                    self.marker_uses.append(v)
+                return gv.name
+            case GlobalVariable():
+                return v.name
+            case MetadataOperand(md=MDString() as s):
+                return s.text
+            case ConstantInt():
+                return self.marker_constants.get(v.value)
+        return None
 
     def _layout_offsets(self, outs: list[Type]) -> list[int]:
         layout = self.derivatives.layout
@@ -244,7 +384,7 @@ class CallSiteLowering:
         for inst in self.marker_uses:
             if not inst.uses and inst.parent is not None:
                 inst.erase()
-        for name in list(MARKERS) + list(UNSUPPORTED_MARKERS):
+        for name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, *UNSUPPORTED_MARKERS):
             gv = self.module.globals.get(name)
             if gv is None or not gv.is_declaration or gv.uses:
                 continue

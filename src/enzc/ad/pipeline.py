@@ -21,7 +21,7 @@ from enzc.ad.diagnostics import ad_error
 from enzc.ad.markers import apply_registrations
 from enzc.ad.synthesis import DerivativeCache
 
-OTHER_MODES = ("__enzyme_augmentfwd", "__enzyme_reverse", "__enzyme_virtualreverse",
+OTHER_MODES = ("__enzyme_virtualreverse",
                "__enzyme_fwdsplit")
 """Entry points of later issues: a clear error until they are implemented."""
 
@@ -49,7 +49,7 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
                 count += 1
             elif callee is not None and (builtin := _unsupported_builtin(callee.name or "")):
                 raise ad_error(module, inst, caller.name or "?",
-                               f"'{builtin}' is not supported yet (only __enzyme_autodiff and __enzyme_fwddiff)")
+                               f"'{builtin}' is not supported yet (enzc has __enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd/__enzyme_reverse)")
     lowering.remove_markers()
     if print_cache:
         for s in derivatives.split_done.values():
