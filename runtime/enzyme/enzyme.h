@@ -12,7 +12,9 @@
  *                             forward mode reads the tangent from dx (a float's by value)
  *   enzyme_dupnoneed  x, dx   like dup, the primal result through x is not needed
  *   enzyme_out        x       active scalar; its derivative is returned
- *   enzyme_width, N           vector forward mode with N tangents (enzyme_dupv)
+ *   enzyme_width, N           vector forward mode with N tangents (not yet in enzc)
+ *   enzyme_primal_return      (first) also return f's result: reverse mode before
+ *                             the derivatives, forward mode as {result, tangent}
  *
  * Without a marker: integers are const, floating values out (in forward mode dup:
  * the value, then its tangent), pointers dup.
@@ -31,7 +33,7 @@ extern "C" {
 
 /* Argument markers: only their addresses/values are used, never their definitions. */
 extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out, enzyme_width,
-    enzyme_dupv, enzyme_allocated, enzyme_tape, enzyme_nofree;
+    enzyme_dupv, enzyme_allocated, enzyme_tape, enzyme_nofree, enzyme_primal_return, enzyme_nocache;
 
 #ifndef ENZC_NO_PROTOTYPES
 /* Reverse mode: returns the derivative of the (single) `out` argument. */

@@ -64,6 +64,10 @@ MARKERS: dict[str, ArgActivity] = {
 }
 """Marker global (or metadata string) → argument class."""
 
+PRIMAL_RETURN = "enzyme_primal_return"
+"""Before the arguments: also return f's result (reverse: before the adjoints;
+forward: `{result, tangent}`)."""
+
 MODIFIERS = ("enzyme_nocache",)
 """Markers that qualify the next one (or the default class): ignored, enzc needs no
 promise that the memory is not changed between the split halves."""
@@ -72,8 +76,9 @@ TAPE_MARKERS = ("enzyme_allocated", "enzyme_tape")
 """Split mode, after the arguments: `enzyme_allocated, bytes` and `enzyme_tape, buffer`
 (the tape lives in the caller's buffer)."""
 
-UNSUPPORTED_MARKERS = ("enzyme_width", "enzyme_dupv", "enzyme_shadow_return", "enzyme_primal_return",
-                       "enzyme_noneed", "enzyme_scalar", "enzyme_nofree")
+UNSUPPORTED_MARKERS = ("enzyme_width", "enzyme_dupv", "enzyme_shadow_return", "enzyme_noneed", "enzyme_scalar",
+                       "enzyme_nofree", "enzyme_const_return", "enzyme_active_return", "enzyme_dup_return",
+                       "enzyme_noret")
 
 
 @dataclass
@@ -88,6 +93,8 @@ class EntryCall:
     sret: Value | None
     trailing: list[Value] = field(default_factory=list)
     """Split mode: the call's arguments after f's (tape markers, tape, return adjoint)."""
+    return_primal: bool = False
+    """`enzyme_primal_return` was given."""
 
 
 def is_entry_point(fn: Function | None) -> bool:
@@ -125,6 +132,9 @@ class CallSiteLowering:
         classes: list[ArgActivity] = []
         values: list[Value] = []
         pos = 0
+        return_primal = False
+        while pos < len(args) and self._marker_name(args[pos]) == PRIMAL_RETURN:
+            return_primal, pos = True, pos + 1
         for i, ptype in enumerate(fn.function_type.params):
             if pos >= len(args):
                 raise self._error(call, caller, f"too few arguments for '{fn.name}': parameter {i + 1} is missing")
@@ -155,7 +165,13 @@ class CallSiteLowering:
         ret = fn.function_type.ret
         active_return = (carries_float(ret) and not isinstance(ret, PointerType)) if forward \
             else isinstance(ret, FloatType)
-        return EntryCall(call, fn, Signature(tuple(classes), active_return), values, sret, args[pos:])
+        if return_primal and kind not in (EntryKind.REVERSE, EntryKind.FORWARD):
+            raise self._error(call, caller, "enzyme_primal_return is for __enzyme_autodiff and __enzyme_fwddiff",
+                              "__enzyme_augmentfwd returns f's result when declared to return {result, tape}")
+        sig = Signature(tuple(classes), active_return, return_primal=return_primal and kind is EntryKind.REVERSE)
+        entry = EntryCall(call, fn, sig, values, sret, args[pos:])
+        entry.return_primal = return_primal
+        return entry
 
     def _marker(self, v: Value) -> ArgActivity | None:
         name = self._marker_name(v)
@@ -208,10 +224,13 @@ class CallSiteLowering:
         match kind:
             case EntryKind.FORWARD:
                 fd = self.derivatives.forward(entry.function, entry.signature)
-                outs = [entry.function.function_type.ret] if fd.pair else []
+                ret = entry.function.function_type.ret
+                outs = [ret] if fd.pair else []
                 result = self._emit_call(b, call, caller, fd.function, entry.arguments)
-                if outs:
-                    result = b.extract_value(result, 1, "tangent")  # from {primal, tangent}
+                if entry.return_primal and ret != VOID:
+                    outs = [ret, ret] if fd.pair else [ret]  # {result, tangent}, as the derivative returns it
+                elif outs:
+                    result = b.extract_value(result, 1, "tangent")  # from {result, tangent}
             case EntryKind.REVERSE:
                 derivative = self.derivatives.reverse(entry.function, entry.signature)
                 outs = derivative.out_types
@@ -337,7 +356,7 @@ class CallSiteLowering:
         string, the folded value of a defined marker global), if any."""
         match v:
             case Load(ptr=GlobalVariable() as gv):
-                if gv.name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, *UNSUPPORTED_MARKERS):
+                if gv.name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, *UNSUPPORTED_MARKERS):
                     self.marker_uses.append(v)
                 return gv.name
             case GlobalVariable():
@@ -384,7 +403,7 @@ class CallSiteLowering:
         for inst in self.marker_uses:
             if not inst.uses and inst.parent is not None:
                 inst.erase()
-        for name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, *UNSUPPORTED_MARKERS):
+        for name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, *UNSUPPORTED_MARKERS):
             gv = self.module.globals.get(name)
             if gv is None or not gv.is_declaration or gv.uses:
                 continue

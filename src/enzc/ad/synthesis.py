@@ -58,6 +58,8 @@ class Signature:
     stable: frozenset[int] = frozenset()
     """Split mode: pointer arguments whose memory nobody writes between the
     augmented and the reverse call (the reverse may reload through them)."""
+    return_primal: bool = False
+    """`enzyme_primal_return`: the derivative returns f's result before the adjoints."""
 
     def text(self) -> str:
         ret = "active" if self.active_return else "inactive"
@@ -81,7 +83,10 @@ class Derivative:
 
 
 def out_types(fn: Function, sig: Signature) -> list[Type]:
-    return [t for t, a in zip(fn.function_type.params, sig.args) if a is ArgActivity.OUT]
+    """What the combined derivative returns: f's result when asked for, then the
+    adjoints of the `out` arguments."""
+    primal = [fn.function_type.ret] if sig.return_primal and fn.function_type.ret != VOID else []
+    return primal + [t for t, a in zip(fn.function_type.params, sig.args) if a is ArgActivity.OUT]
 
 
 def gradient_type(fn: Function, sig: Signature, split: bool = False) -> FunctionType:
@@ -195,6 +200,7 @@ class _Reverse:
         self.returns: list[tuple[BasicBlock, Value | None, Value | None]] = []
         self.rev: dict[BasicBlock, BasicBlock] = {}
         self.live = _reaches_return(gu.original)
+        self.primal_slot: Value | None = None
 
     def build(self) -> None:
         gu = self.gu
@@ -229,6 +235,8 @@ class _Reverse:
             b.br(seed_block)
             ret.erase()
             b.position_at_end(seed_block)
+        if self.sig.return_primal and value is not None:
+            b.store(gu.new_value(value), self._primal_slot(value.type))
         if self.sig.active_return and value is not None and gu.has_adjoint(value):
             if self.d_return is None and not isinstance(value.type, FloatType):
                 raise gu.error(block.terminator, f"cannot seed a return value of type {value.type}",  # type: ignore[arg-type]
@@ -238,6 +246,13 @@ class _Reverse:
         b.br(self.rev[block])
         if not gu.split:
             ret.erase()
+
+    def _primal_slot(self, ty: Type) -> Value:
+        """Entry slot holding f's result for `enzyme_primal_return` (set at each `ret`)."""
+        if self.primal_slot is None:
+            with self.gu.b.goto_entry_allocas():
+                self.primal_slot = self.gu.b.alloca(ty, name="primal.slot")
+        return self.primal_slot
 
     # -- reverse blocks -----------------------------------------------------------------
     def _reverse_block(self, block: BasicBlock) -> None:
@@ -352,6 +367,8 @@ class _Reverse:
         replay_stores(gu, self.undo)
         b = gu.b
         values = []
+        if self.primal_slot is not None:
+            values.append(b.load(self.primal_slot.allocated_type, self.primal_slot, "primal"))  # type: ignore[attr-defined]
         for a, cls in zip(gu.original.args, self.sig.args):
             if cls is ArgActivity.OUT:
                 values.append(gu.take_adjoint(a) if gu.has_adjoint(a) else b.const_zero(a.type))
