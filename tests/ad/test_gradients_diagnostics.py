@@ -37,7 +37,6 @@ CASES = {
     "enzyme_plugin_attribute": Case(DIAG / "enzyme_plugin_attribute.c", ("'enzyme_inactive_noblock'", "not supported")),
     "float_bits_to_call": Case(DIAG / "float_bits_to_call.c", ("bits", "double", "i64")),
     "const_pointer_in_dup_struct": Case(DIAG / "const_pointer_in_dup_struct.c", ("without a shadow", "enzyme_dup")),
-    "virtualreverse": Case(DIAG / "virtualreverse.c", ("'__enzyme_virtualreverse'", "not supported")),
     "allocated_tape_too_small": Case(DIAG / "allocated_tape_too_small.c", ("tape", "4 bytes", "8 bytes")),
     "caught_exception": Case(DIAG / "caught_exception.cpp", ("exception", "caught", "try/catch")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark

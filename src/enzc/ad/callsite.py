@@ -37,6 +37,7 @@ REVERSE_MARK = "__enzyme_autodiff"
 FORWARD_MARK = "__enzyme_fwddiff"
 AUGMENT_MARK = "__enzyme_augmentfwd"
 SPLIT_REVERSE_MARK = "__enzyme_reverse"
+VIRTUAL_REVERSE_MARK = "__enzyme_virtualreverse"
 
 
 class EntryKind(Enum):
@@ -50,6 +51,8 @@ class EntryKind(Enum):
     """Split reverse mode, first half: runs f, returns the tape."""
     SPLIT_REVERSE = SPLIT_REVERSE_MARK
     """Split reverse mode, second half: takes the tape, returns like REVERSE."""
+    VIRTUAL_REVERSE = VIRTUAL_REVERSE_MARK
+    """The shadow of a function (a pointer to its {augmented, reverse} pair)."""
 
 
 def entry_kind(fn: Function | None) -> EntryKind | None:
@@ -215,6 +218,9 @@ class CallSiteLowering:
     def lower(self, call: CallBase, caller: Function) -> None:
         kind = entry_kind(call.called_function)
         assert kind is not None
+        if kind is EntryKind.VIRTUAL_REVERSE:
+            self._lower_virtual_reverse(call, caller)
+            return
         try:
             entry = self.parse(call, caller, kind)
         except ValueError as e:
@@ -270,6 +276,30 @@ class CallSiteLowering:
             call.replace_all_uses_with(self._coerce(b, outs, result, call.type))
         if isinstance(call, Invoke):
             b.br(call.normal_dest)
+        call.erase()
+
+    def _lower_virtual_reverse(self, call: CallBase, caller: Function) -> None:
+        """`__enzyme_virtualreverse(f)`: the shadow of function pointer `f`, the address of
+        a constant `{augmented_f, reverse_f}` (scalars out, pointers dup, result active).
+        enzc finds the shadows of function pointers itself (`fnptr`: by comparing the
+        primal pointer with the program's functions), so a program that stores this
+        as a shadow gets the same derivative either way; given anything else (a C++
+        vtable) it returns its argument."""
+        from enzc.ad.fnptr import pair_global
+
+        fn = _function_of(call.args[0]) if call.args else None
+        if fn is None and call.args and call.type == call.args[0].type:
+            call.replace_all_uses_with(call.args[0])  # a vtable: enzc never reads shadow vtables
+            call.erase()
+            return
+        if fn is None or fn.is_declaration:
+            raise self._error(call, caller, "__enzyme_virtualreverse needs a function defined in the program",
+                              "pass the function itself, e.g. __enzyme_virtualreverse((void *)f)")
+        classes = tuple(_default_class(t) for t in fn.function_type.params)
+        sig = Signature(classes, isinstance(fn.function_type.ret, FloatType))
+        pair = pair_global(self.module, self.derivatives.split(fn, sig))
+        if call.uses:
+            call.replace_all_uses_with(pair)
         call.erase()
 
     # -- split mode -----------------------------------------------------------------------

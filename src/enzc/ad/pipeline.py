@@ -21,8 +21,7 @@ from enzc.ad.diagnostics import ad_error
 from enzc.ad.markers import apply_registrations
 from enzc.ad.synthesis import DerivativeCache
 
-OTHER_MODES = ("__enzyme_virtualreverse",
-               "__enzyme_fwdsplit")
+OTHER_MODES = ("__enzyme_fwdsplit",)
 """Entry points of later issues: a clear error until they are implemented."""
 
 OTHER_BUILTINS = ("__enzyme_iter", "__enzyme_batch", "__enzyme_context", "__enzyme_shadow", "__enzyme_todense",
