@@ -79,6 +79,7 @@ def strip_debug_info(fn: Function) -> None:
             inst.erase()
             continue
         inst.metadata.pop("dbg", None)
+        inst.metadata.pop("DIAssignID", None)  # pairs with the original's #dbg_assign records
         for rec in inst.debug_records:
             rec.drop_operands()
         inst.debug_records = []

@@ -288,18 +288,22 @@ class GradientUtils:
             return
         self.accumulate(self.adjoint_slot(v), v.type, delta)
 
-    def accumulate(self, ptr: Value, ty: Type, delta: Value) -> None:
-        """*ptr += delta, elementwise over the floating leaves of aggregates."""
+    def accumulate(self, ptr: Value, ty: Type, delta: Value, align: int | None = None) -> None:
+        """*ptr += delta, elementwise over the floating leaves of aggregates. `align`: what
+        the original access promised (a shadow is only as aligned as its primal: Eigen's
+        `load <2 x double>, align 1` must not become an aligned vector load)."""
         b = self.b
         if isinstance(ty.scalar, FloatType):
-            old = b.load(ty, ptr, "acc")
-            b.store(b.fadd(old, delta, "acc.sum"), ptr)
+            old = b.load(ty, ptr, "acc", align=align)
+            b.store(b.fadd(old, delta, "acc.sum"), ptr, align=align)
             return
+        packed = _has_packed_struct(ty)
         for path, leaf in float_leaves(ty):
             part = b.extract_value(delta, list(path), "acc.part")
             addr = b.gep(ty, ptr, [0, *path], "acc.addr", inbounds=True)
-            old = b.load(leaf, addr, "acc")
-            b.store(b.fadd(old, part, "acc.sum"), addr)
+            leaf_align = None if align is None else 1 if packed else min(align, self.layout.abi_align(leaf))
+            old = b.load(leaf, addr, "acc", align=leaf_align)
+            b.store(b.fadd(old, part, "acc.sum"), addr, align=leaf_align)
 
     # -- shadows -------------------------------------------------------------------------
     def shadow(self, v: Value) -> Value:
@@ -579,3 +583,17 @@ def _derived_from_null(v: Value) -> bool:
     base = underlying_object(v)
     return base is not v and isinstance(base, Constant) and not isinstance(base, GlobalValue) \
         and base_global(base) is None
+
+
+def _has_packed_struct(t: Type) -> bool:
+    """Whether a packed struct lies inside `t` (its fields may sit at any offset)."""
+    match t:
+        case StructType(packed=True) | NamedStructType(packed=True):
+            return True
+        case StructType(elements=els):
+            return any(_has_packed_struct(e) for e in els)
+        case NamedStructType() if t.elements is not None:
+            return any(_has_packed_struct(e) for e in t.elements)
+        case ArrayType(element=e):
+            return _has_packed_struct(e)
+    return False

@@ -230,7 +230,7 @@ def _load(gu: GradientUtils, inst: Instruction) -> None:
         return  # a pointer load: its shadow is loaded in the forward pass
     d = gu.take_adjoint(inst)
     shadow = gu.lookup(gu.shadow(inst.ptr))
-    gu.accumulate(shadow, inst.type, d)
+    gu.accumulate(shadow, inst.type, d, inst.align)
 
 
 def _store(gu: GradientUtils, inst: Instruction) -> None:
@@ -286,16 +286,41 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
     value = inst.value
     if isinstance(value, ConstantSimple) or isinstance(underlying_object(value), GlobalVariable):
         return  # NULL, or a global: never a derivative's destination here
-    if isinstance(underlying_object(inst.ptr), Alloca):
+    target = underlying_object(inst.ptr)
+    if isinstance(target, Alloca) and not _passed_to_active_call(gu, target):
         return  # a local slot (-O0 spills): what is loaded back is checked where it is stored on
     kinds = {t.kind for _, t in gu.types.tree_of(value).data0().items()}
     if not kinds & {Kind.FLOAT, Kind.POINTER}:
         return  # integers, or nothing known: an index array, an opaque handle
+    where = ("a local object handed to a differentiated call (a C++ expression object holding "
+             "pointers to active and constant data)" if isinstance(target, Alloca) else "differentiable memory")
     raise gu.error(inst, "a pointer without a shadow (an enzyme_const argument, or memory the AD treats as "
-                         "inactive) is stored into differentiable memory: derivatives read back through it "
-                         "would have nowhere to go",
-                   "pass that pointer with enzyme_dup (and a shadow buffer), or the memory it is stored "
+                         f"inactive) is stored into {where}: derivatives read back through it would have "
+                         "nowhere to go",
+                   "pass that pointer with enzyme_dup (and a zeroed shadow buffer), or the memory it is stored "
                    "into as enzyme_const")
+
+
+def _passed_to_active_call(gu: GradientUtils, alloca: Alloca) -> bool:
+    """Whether `alloca` (or an address into it) is an argument of an active call: the
+    callee's derivative then reads the shadows of the pointers stored in it."""
+    seen: set[int] = set()
+    work: list[Value] = [alloca]
+    while work:
+        v = work.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        for use in v.uses:
+            user = use.user
+            if isinstance(user, CallBase) and use.index < len(user.args):
+                callee = user.called_function
+                intrinsic = callee is not None and (callee.name or "").startswith("llvm.")
+                if gu.activity.is_active_instruction(user) and not intrinsic:
+                    return True
+            elif isinstance(user, Instruction) and user.opcode in ("getelementptr", "bitcast", "phi", "select"):
+                work.append(user)
+    return False
 
 
 # -- calls ------------------------------------------------------------------------------------------
