@@ -79,6 +79,23 @@ def carries_float(t: Type) -> bool:
     return False
 
 
+def carries_pointer(t: Type) -> bool:
+    """Whether values of type `t` hold pointers (a pointer, or an aggregate with some:
+    C++ returns iterator pairs as `{ptr, ptr}`) and no floats."""
+    if carries_float(t):
+        return False
+    match t:
+        case PointerType():
+            return True
+        case StructType(elements=els):
+            return any(carries_pointer(e) for e in els)
+        case ArrayType(element=e):
+            return carries_pointer(e)
+        case NamedStructType():
+            return t.elements is not None and any(carries_pointer(e) for e in t.elements)
+    return False
+
+
 _FLOAT_FLOW = (BinaryOp, UnaryOp, Select, Phi, ExtractValue, InsertValue, ExtractElement, InsertElement,
                ShuffleVector, Freeze)
 """Instructions whose floating result depends on their floating operands."""
@@ -229,17 +246,17 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
             match inst:
                 case Load():
                     if inst.ptr in shadowed:
-                        if isinstance(inst.type, PointerType):
+                        if carries_pointer(inst.type):
                             new_shadow = True
                         elif carries_float(inst.type):
                             new_varied = True
                 case Ret() if act.active_return and inst.value is not None \
-                        and isinstance(inst.value.type, PointerType):
+                        and carries_pointer(inst.value.type):
                     changed |= _shadow_roots(shadowed, inst.value)  # a returned shadow (split mode)
                 case Store():
                     if inst.value in varied or inst.value in shadowed:
                         changed |= _shadow_roots(shadowed, inst.ptr)
-                    if inst.ptr in shadowed and isinstance(inst.value.type, PointerType):
+                    if inst.ptr in shadowed and carries_pointer(inst.value.type):
                         changed |= _shadow_roots(shadowed, inst.value)  # its shadow goes into shadow memory
                 case CallBase():
                     kind = classify(inst, lambda n: rule_for(n) is not None)
@@ -256,8 +273,11 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                         new_varied = any(a in varied or a in shadowed for a in inst.args)
                     if kind is CallKind.UNKNOWN and any(a in varied or a in shadowed for a in inst.args):
                         changed |= _call_outputs(act, inst)
-                        new_shadow = isinstance(inst.type, PointerType) and any(a in shadowed for a in inst.args)
-                case _ if isinstance(inst, _POINTER_FLOW) and isinstance(inst.type.scalar, PointerType):
+                        new_shadow = carries_pointer(inst.type) and any(a in shadowed for a in inst.args)
+                case ExtractValue() | InsertValue() if carries_pointer(inst.type):
+                    new_shadow = any(o in shadowed for o in ops[:2])
+                case _ if isinstance(inst, _POINTER_FLOW) and (isinstance(inst.type.scalar, PointerType)
+                                                               or carries_pointer(inst.type)):
                     if isinstance(inst, Select):
                         new_shadow = inst.true_value in shadowed or inst.false_value in shadowed
                     elif isinstance(inst, Phi):

@@ -25,6 +25,7 @@ from enzc.ir.module import Function
 from enzc.ir.types import PTR, VOID, FunctionType, PointerType
 from enzc.ir.values import InlineAsm, Value
 
+from enzc.ad.activity import carries_pointer
 from enzc.ad.calls import CallKind, classify
 from enzc.ad.fnptr import PAIR
 from enzc.ad.rules import rule_for
@@ -73,7 +74,7 @@ def callee_signature(gu: GradientUtils, call: CallBase) -> Signature:
             args.append(ArgActivity.OUT)
         else:
             args.append(ArgActivity.CONST)
-    shadow_return = isinstance(call.type, PointerType) and gu.activity.has_shadow(call)
+    shadow_return = carries_pointer(call.type) and gu.activity.has_shadow(call)
     return Signature(tuple(args), gu.has_adjoint(call) or shadow_return, _stable_args(gu, call))
 
 
@@ -233,7 +234,7 @@ def reverse_call(gu: GradientUtils, call: CallBase) -> bool:
         args.append(gu.lookup(gu.new_value(a)))
         if cls.has_shadow:
             args.append(gu.lookup(gu.shadow(a)))
-    if sig.active_return and not isinstance(call.type, PointerType):
+    if sig.active_return and not carries_pointer(call.type):
         args.append(gu.take_adjoint(call))
     args.append(gu.lookup(rec.tape))
     callee = rec.reverse

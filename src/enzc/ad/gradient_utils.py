@@ -50,7 +50,7 @@ from enzc.ir.transforms import clone_instruction
 from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStructType, StructType, Type
 from enzc.ir.values import Constant, ConstantInt, GlobalValue, Value
 
-from enzc.ad.activity import Activity, carries_float, slot_numbers
+from enzc.ad.activity import Activity, carries_float, carries_pointer, slot_numbers
 from enzc.ad.cache import CacheManager
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.globals_shadow import base_global, is_inactive_global, shadow_constant
@@ -361,6 +361,17 @@ class GradientUtils:
                 src = self.shadow(v.ptr)
                 b.position_after(nv)
                 sh = b.load(v.type, src, name, align=v.align)
+            case ExtractValue():
+                agg = self.shadow(v.operand(0))
+                b.position_after(nv)
+                sh = b.extract_value(agg, list(v.indices), name)
+            case InsertValue():
+                agg, val = v.operand(0), v.operand(1)
+                sagg = self.shadow(agg) if self.activity.has_shadow(agg) or isinstance(agg, Constant) \
+                    else self.new_value(agg)
+                sval = self.shadow(val) if carries_pointer(val.type) else self.new_value(val)
+                b.position_after(nv)
+                sh = b.insert_value(sagg, sval, list(v.indices), name)
             case CallBase() if allocator_of(v) is not None:
                 sh = shadow_allocation(self, v, nv, name)
             case _:

@@ -28,8 +28,10 @@ from enzc.ir.instructions import (
     Alloca,
     CallBase,
     Cast,
+    ExtractValue,
     Freeze,
     GetElementPtr,
+    InsertValue,
     Instruction,
     Invoke,
     Load,
@@ -169,6 +171,10 @@ def _passes_pointer_from(v: Value) -> list[Value] | None:
             return [val for val, _ in v.incoming]
         case Select():
             return [v.true_value, v.false_value]
+        case ExtractValue():
+            return [v.operand(0)]
+        case InsertValue():
+            return [v.operand(0), v.operand(1)]
     return None
 
 

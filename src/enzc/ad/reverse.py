@@ -148,6 +148,8 @@ def _select(gu: GradientUtils, inst: Instruction) -> None:
 
 
 def _extractvalue(gu: GradientUtils, inst: Instruction) -> None:
+    if not carries_float(inst.type):
+        return  # pointers out of an aggregate: shadows are forward work
     d = gu.take_adjoint(inst)
     agg = inst.operand(0)
     if gu.has_adjoint(agg):
@@ -157,6 +159,8 @@ def _extractvalue(gu: GradientUtils, inst: Instruction) -> None:
 
 
 def _insertvalue(gu: GradientUtils, inst: Instruction) -> None:
+    if not carries_float(inst.type):
+        return
     d = gu.take_adjoint(inst)
     agg, val = inst.operand(0), inst.operand(1)
     b = gu.b

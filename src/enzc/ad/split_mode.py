@@ -44,6 +44,8 @@ from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.types import I8, I32, I64, PTR, VOID, ArrayType, FunctionType, PointerType, StructType, Type
 from enzc.ir.values import Constant, ConstantInt, Value
 
+from enzc.ad.activity import carries_pointer
+
 if TYPE_CHECKING:
     from enzc.ad.cache_report import CacheAllocation
     from enzc.ad.synthesis import DerivativeCache, Signature
@@ -69,7 +71,7 @@ def augmented_type(fn: Function, sig: Signature) -> FunctionType:
     ret = fn.function_type.ret
     if ret == VOID:
         return FunctionType(PTR, params)
-    if sig.active_return and isinstance(ret, PointerType):
+    if sig.active_return and carries_pointer(ret):
         return FunctionType(StructType((PTR, ret, ret)), params)  # {tape, result, shadow of result}
     return FunctionType(StructType((PTR, ret)), params)
 
@@ -225,7 +227,8 @@ class _Cut:
                 agg = b.insert_value(agg, value if value is not None else b.const_undef(ret_type.elements[1]),  # type: ignore[attr-defined]
                                      1, "aug.ret")
                 if len(ret_type.elements) == 3:  # type: ignore[attr-defined]
-                    agg = b.insert_value(agg, shadow if shadow is not None else b.const_null(PTR), 2, "aug.shadow")
+                    agg = b.insert_value(agg, shadow if shadow is not None else b.const_zero(ret_type.elements[2]),  # type: ignore[attr-defined]
+                                         2, "aug.shadow")
                 b.ret(agg)
             term.erase()
 

@@ -31,10 +31,10 @@ from enzc.ir.builder import new_block
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.instructions import Br, CallBase, Phi, Ret, Store, Switch, Unreachable
 from enzc.ir.module import BasicBlock, Function, Module
-from enzc.ir.types import VOID, FloatType, FunctionType, PointerType, StructType, Type
+from enzc.ir.types import VOID, FloatType, FunctionType, StructType, Type
 from enzc.ir.values import ConstantInt, Value, const_fp
 
-from enzc.ad.activity import Activity, ArgActivity
+from enzc.ad.activity import Activity, ArgActivity, carries_pointer
 from enzc.ad.cache_report import CacheAllocation
 from enzc.ad.custom import forward_custom_calls
 from enzc.ad.call_derivatives import forward_call
@@ -93,7 +93,7 @@ def gradient_type(fn: Function, sig: Signature, split: bool = False) -> Function
     """Original parameters with a shadow after each dup one (and, in split mode, the
     adjoint of an active return); returns the out adjoints."""
     params: list[Type] = derived_params(fn, sig.args)
-    if split and sig.active_return and not isinstance(fn.function_type.ret, PointerType):
+    if split and sig.active_return and not carries_pointer(fn.function_type.ret):
         params.append(fn.function_type.ret)  # (an active pointer return has a shadow instead)
     outs = out_types(fn, sig)
     ret: Type = VOID if not outs else outs[0] if len(outs) == 1 else StructType(tuple(outs))
@@ -229,7 +229,7 @@ class _Reverse:
         b.position_before(ret)
         if gu.split:
             shadow = gu.shadow(value) if self.sig.active_return and value is not None \
-                and isinstance(value.type, PointerType) else None
+                and carries_pointer(value.type) else None
             self.returns.append((ret.parent, ret.value, shadow))  # type: ignore[arg-type]
             seed_block = new_block(gu.new, f"seed.{gu.label(block)}")
             b.br(seed_block)
