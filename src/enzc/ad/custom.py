@@ -25,12 +25,11 @@ from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import CallBase
-from enzc.ir.metadata import MDTuple, MDValue
 from enzc.ir.module import Function, Module
 from enzc.ir.types import VOID, FloatType, PointerType, StructType, Type, VectorType
 from enzc.ir.values import ConstantSimple, Value
 
-from enzc.ad.globals_shadow import resolve_metadata
+from enzc.ad.globals_shadow import metadata_target
 from enzc.ad.markers import AUGMENT_KIND, GRADIENT_KIND
 
 if TYPE_CHECKING:
@@ -68,17 +67,8 @@ class CustomShape:
 
 def custom_functions(module: Module, fn: Function) -> tuple[Function, Function] | None:
     """The (augmented, gradient) pair the metadata on `fn` names, if both are there."""
-    found = []
-    for kind in (AUGMENT_KIND, GRADIENT_KIND):
-        node = resolve_metadata(module, fn.metadata.get(kind))
-        target = None
-        if isinstance(node, MDTuple) and node.operands:
-            first = resolve_metadata(module, node.operands[0])
-            if isinstance(first, MDValue) and isinstance(first.value, Function):
-                target = first.value
-        found.append(target)
-    aug, grad = found
-    return (aug, grad) if aug is not None and grad is not None else None
+    aug, grad = (metadata_target(module, fn.metadata.get(kind)) for kind in (AUGMENT_KIND, GRADIENT_KIND))
+    return (aug, grad) if isinstance(aug, Function) and isinstance(grad, Function) else None
 
 
 def shape_of(gu: GradientUtils, call: CallBase) -> CustomShape:

@@ -35,16 +35,22 @@ def resolve_metadata(module: Module, md: Metadata | None) -> Metadata | None:
     return None
 
 
+def metadata_target(module: Module, md: Metadata | None) -> Value | None:
+    """The value a `!{ptr @x}` attachment (`!enzyme_shadow`, `!enzyme_gradient`, ...) names."""
+    node = resolve_metadata(module, md)
+    if isinstance(node, MDTuple) and node.operands:
+        first = resolve_metadata(module, node.operands[0])
+        if isinstance(first, MDValue):
+            return first.value
+    return None
+
+
 def shadow_of_global(module: Module, gv: GlobalValue) -> GlobalValue | None:
     """The shadow `!enzyme_shadow` names for `gv`, if any."""
     if not isinstance(gv, GlobalVariable):
         return None
-    node = resolve_metadata(module, gv.metadata.get(SHADOW_KIND))
-    if isinstance(node, MDTuple) and node.operands:
-        first = resolve_metadata(module, node.operands[0])
-        if isinstance(first, MDValue) and isinstance(first.value, GlobalValue):
-            return first.value
-    return None
+    target = metadata_target(module, gv.metadata.get(SHADOW_KIND))
+    return target if isinstance(target, GlobalValue) else None
 
 
 def is_inactive_global(gv: Value) -> bool:

@@ -36,12 +36,13 @@ from enzc.ir.instructions import (
 )
 from enzc.ir.module import Function, Module
 from enzc.ir.types import PTR, FloatType, IntType, PointerType, Type, VectorType
-from enzc.ir.values import Value
+from enzc.ir.values import Use, Value
 
 from enzc.ad.activity import Activity
 from enzc.ad.type_analysis import TypeAnalysis, TypeResults
 from enzc.ad.type_tbaa import INTEGER_TYPE_NAMES, TBAAReader
 from enzc.ad.typetree import BaseType, Kind
+from enzc.ad.uses import reaches
 
 _HINT = ("copy the values as double/float (not through integer types or unions) in the "
          "differentiated code")
@@ -124,24 +125,18 @@ def _bits_leave(bits: Instruction) -> bool:
     them or a `ret`."""
     from enzc.ad.calls import CallKind, classify
 
-    seen: set[int] = set()
-    work: list[Value] = [bits]
-    while work:
-        v = work.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        for use in v.uses:
-            user = use.user
-            match user:
-                case Ret():
-                    return True
-                case CallBase() if use.index < len(user.args) and classify(user, lambda _: False) is not CallKind.INACTIVE:
-                    return True
-                case BinaryOp() | Cast() | Phi() | Select() | Freeze() | InsertValue() | InsertElement():
-                    if not isinstance(user.type.scalar, (FloatType, PointerType)):
-                        work.append(user)
-    return False
+    def hit(use: Use) -> bool:
+        user = use.user
+        if isinstance(user, Ret):
+            return True
+        return (isinstance(user, CallBase) and use.index < len(user.args)
+                and classify(user, lambda _: False) is not CallKind.INACTIVE)
+
+    def passes_on(user: Instruction) -> bool:
+        return isinstance(user, (BinaryOp, Cast, Phi, Select, Freeze, InsertValue, InsertElement)) \
+            and not isinstance(user.type.scalar, (FloatType, PointerType))
+
+    return reaches(bits, passes_on, hit)
 
 
 def _touches_shadow(inst: Instruction, activity: Activity) -> bool:

@@ -301,13 +301,7 @@ def has_custom_gradient(fn: Function | None) -> bool:
 
 def forward_derivative_of(module: Module, fn: Function | None) -> Function | None:
     """The user's forward derivative of `fn` (`!enzyme_derivative`), if any."""
-    from enzc.ad.globals_shadow import resolve_metadata
+    from enzc.ad.globals_shadow import metadata_target
 
-    if fn is None:
-        return None
-    node = resolve_metadata(module, fn.metadata.get(DERIVATIVE_KIND))
-    if isinstance(node, MDTuple) and node.operands:
-        first = resolve_metadata(module, node.operands[0])
-        if isinstance(first, MDValue) and isinstance(first.value, Function):
-            return first.value
-    return None
+    target = metadata_target(module, fn.metadata.get(DERIVATIVE_KIND)) if fn is not None else None
+    return target if isinstance(target, Function) else None

@@ -16,7 +16,7 @@ from enzc.ir.builder import IRBuilder, get_or_insert_function
 from enzc.ir.instructions import Alloca, CallBase, Instruction, Load, Store
 from enzc.ir.module import Function, GlobalVariable
 from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, IntType, PointerType, VectorType
-from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Value
+from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Use, Value
 
 from enzc.ad.activity import carries_float
 from enzc.ad.call_derivatives import reverse_call
@@ -31,6 +31,7 @@ from enzc.ad.memory_facts import underlying_object
 from enzc.ad.memtypes import memcpy_adjoint
 from enzc.ad.rules import emit_scaled
 from enzc.ad.typetree import Kind
+from enzc.ad.uses import reaches
 from enzc.ad.rules import PARAMS, intrinsic, rule_for
 from enzc.ad.reuse import equal_forward_call
 
@@ -308,23 +309,15 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
 def _passed_to_active_call(gu: GradientUtils, alloca: Alloca) -> bool:
     """Whether `alloca` (or an address into it) is an argument of an active call: the
     callee's derivative then reads the shadows of the pointers stored in it."""
-    seen: set[int] = set()
-    work: list[Value] = [alloca]
-    while work:
-        v = work.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        for use in v.uses:
-            user = use.user
-            if isinstance(user, CallBase) and use.index < len(user.args):
-                callee = user.called_function
-                intrinsic = callee is not None and (callee.name or "").startswith("llvm.")
-                if gu.activity.is_active_instruction(user) and not intrinsic:
-                    return True
-            elif isinstance(user, Instruction) and user.opcode in ("getelementptr", "bitcast", "phi", "select"):
-                work.append(user)
-    return False
+    def hit(use: Use) -> bool:
+        user = use.user
+        if not (isinstance(user, CallBase) and use.index < len(user.args)):
+            return False
+        callee = user.called_function
+        intrinsic = callee is not None and (callee.name or "").startswith("llvm.")
+        return gu.activity.is_active_instruction(user) and not intrinsic
+
+    return reaches(alloca, lambda u: u.opcode in ("getelementptr", "bitcast", "phi", "select"), hit)
 
 
 # -- calls ------------------------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from enzc.ir.types import I8, I32, I64, PTR, VOID, ArrayType, FunctionType, Poin
 from enzc.ir.values import Constant, ConstantInt, Value
 
 from enzc.ad.activity import carries_pointer
+from enzc.ad.uses import reaches
 
 if TYPE_CHECKING:
     from enzc.ad.cache_report import CacheAllocation
@@ -281,20 +282,12 @@ def _address_crosses(alloca: Alloca, crossing: dict[Instruction, int]) -> bool:
     """Whether a pointer computed from `alloca` (GEPs, casts, selects, phis) is a
     value the reverse function receives: it would point into the finished
     augmented call's frame, so the alloca's memory must live in the tape."""
-    seen: set[int] = set()
-    work: list[Value] = [alloca]
-    while work:
-        v = work.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        if v in crossing:
-            return True
-        for use in v.uses:
-            user = use.user
-            if isinstance(user, (GetElementPtr, Cast, Select, Phi)) and isinstance(user.type, PointerType):
-                work.append(user)
-    return False
+    def passes_on(user: Instruction) -> bool:
+        return isinstance(user, (GetElementPtr, Cast, Select, Phi)) and isinstance(user.type, PointerType)
+
+    if alloca in crossing:
+        return True
+    return reaches(alloca, passes_on, lambda use: use.user in crossing and passes_on(use.user))
 
 
 def _only_constant_init(alloca: Alloca, forward_users: list, entry: BasicBlock) -> bool:
