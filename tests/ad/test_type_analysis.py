@@ -425,7 +425,8 @@ define double @f(ptr %out) {
 """)
     res, f = analyze(m, "f")
     g, arr = m.globals["g"], m.globals["arr"]
-    assert str(res.tree_of(g)) == "{[-1]:Pointer, [-1,8]:Float@double}"
+    ints = ", ".join(f"[-1,{b}]:Integer" for b in range(8))  # the declared struct's i64
+    assert str(res.tree_of(g)) == f"{{[-1]:Pointer, {ints}, [-1,8]:Float@double}}"
     assert res.query_memory(arr, 0, 32) == DOUBLE                  # from its declared type
     assert res.float_kind_of(value(f, "y")) == FloatType("double")  # through the expression
     assert str(res.tree_of(f.args[0])) == "{[-1]:Pointer, [-1,0]:Float@double}"
@@ -596,3 +597,26 @@ entry:
     res, f = analyze(m, "f")
     (copy,) = calls_to(f, "llvm.memcpy.p0.p0.i64")
     assert str(res.copy_layout(copy)) == "[0,8):Pointer, [8,16):Float@double, [16,20):Integer, [20,24):Anything"
+
+
+def test_integer_fields_of_a_declared_struct_type_are_integers():
+    # Eigen copies a Block object (pointers and i64 sizes) whole; a size the code
+    # never reads is still an integer: the named struct type is clang's declaration.
+    # A literal struct's i64 (optimized code's own) may carry anything.
+    m = module_from_ir("""
+%class.Block = type { ptr, i64, [2 x i64] }
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+define void @f(ptr %src, ptr %other) {
+entry:
+  %a = alloca %class.Block, align 8
+  %b = alloca { ptr, i64 }, align 8
+  call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr %src, i64 32, i1 false)
+  call void @llvm.memcpy.p0.p0.i64(ptr %b, ptr %other, i64 16, i1 false)
+  ret void
+}
+""")
+    res, f = analyze(m, "f")
+    declared, literal = calls_to(f, "llvm.memcpy.p0.p0.i64")
+    assert str(res.copy_layout(declared)) == "[0,8):Pointer, [8,32):Integer"
+    with pytest.raises(UnknownTypeError):
+        res.copy_layout(literal)

@@ -16,6 +16,7 @@ from enzc.ir.transforms import clone_into
 from enzc.ir.values import Value
 
 from enzc.ad.activity import ArgActivity, analyze
+from enzc.ad.dynamic_stack import lower_dynamic_allocas
 from enzc.ad.gradient_utils import GradientUtils
 from enzc.ad.intfloat import retype_integer_moves
 from enzc.ad.loops import IrreducibleError
@@ -24,16 +25,19 @@ from enzc.ad.preprocess import prepare
 
 
 def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[ArgActivity, ...],
-                  active_return: bool, g: Function) -> tuple[GradientUtils, dict[Value, Value]]:
+                  active_return: bool, g: Function,
+                  reverse: bool = True) -> tuple[GradientUtils, dict[Value, Value]]:
     """Fill `g` (declared with a parameter after each `has_shadow` argument) with a
     clone of the prepared `fn`; returns its GradientUtils and the map from `fn`'s
     arguments to those extra parameters. `args` are the classes activity analysis
-    sees: a pointer with a shadow is DUP, a float with a derivative OUT."""
+    sees: a pointer with a shadow is DUP, a float with a derivative OUT. With
+    `reverse`, dynamic stack memory outlives the forward pass (`dynamic_stack`)."""
     from enzc.ad.diagnostics import ad_error
 
     try:
         original, _ = prepare(fn)
         lower_posix_memalign(original, module)
+        stack_arena = lower_dynamic_allocas(original, module, layout) if reverse else None
     except IrreducibleError as e:
         raise ad_error(module, None, fn.name or "?", f"{e}: the reverse pass needs structured loops",
                        "rewrite the loop without goto into its body") from None
@@ -58,6 +62,7 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
     strip_debug_info(g)
     gu = GradientUtils(module, original, fn.name or "?", activity, g, value_map, layout)
     gu.shadows.update({a: s for a, s in extra.items() if _is_pointer(a)})
+    gu.stack_arena = stack_arena
     return gu, extra
 
 

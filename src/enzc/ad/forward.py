@@ -75,7 +75,7 @@ def declare_forward(module: Module, fn: Function, sig: Signature) -> ForwardDeri
 def build_forward(derivatives: DerivativeCache, fn: Function, fd: ForwardDerivative) -> None:
     """Fill the declared `fd.function` with `fn`'s forward derivative."""
     gu, extra = start_derived(derivatives.module, derivatives.layout, fn, fd.signature.args,
-                              fd.signature.active_return, fd.function)
+                              fd.signature.active_return, fd.function, reverse=False)
     gu.derivatives = derivatives
     tangents = {a: t for a, t in extra.items() if not isinstance(a.type, PointerType)}
     _Tangents(gu, fd, tangents).run()

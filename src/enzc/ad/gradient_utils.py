@@ -130,6 +130,8 @@ class GradientUtils:
         """Split mode: argument indices whose memory stays unchanged until the reverse."""
         """Active calls to defined functions: their derived pair and forward tape."""
         self._types: TypeResults | None = None
+        self.stack_arena: Value | None = None
+        """The arena holding the original's dynamic stack memory (`dynamic_stack`), if any."""
         self.custom_tapes: dict[Value, Value | None] = {}
         """Calls with a custom derivative: the tape their augmented call returned."""
 

@@ -44,6 +44,8 @@ from enzc.ir.module import Function, Module
 from enzc.ir.types import I1, I8, I64, PTR, VOID, FunctionType, IntType, PointerType
 from enzc.ir.values import Argument, ConstantInt, GlobalValue, Value
 
+from enzc.ad.cache_runtime import ARENA_ALLOC
+
 if TYPE_CHECKING:
     from enzc.ad.gradient_utils import GradientUtils
 
@@ -80,6 +82,7 @@ ALLOCATORS: dict[str, Allocator] = {
     "_ZnwmSt11align_val_tRKSt9nothrow_t": Allocator((0,), align_arg=1),
     "_ZnamSt11align_val_tRKSt9nothrow_t": Allocator((0,), align_arg=1),
     ADOPT_ALIGNED: Allocator((2,), align_arg=1),
+    ARENA_ALLOC: Allocator((1,)),  # dynamic stack memory of the private copy (`dynamic_stack`)
 }
 """Allocation functions by name (C and the Itanium C++ `operator new` family)."""
 
@@ -203,6 +206,9 @@ def may_escape(alloc: Instruction, _assumed: set[int] | None = None) -> bool:
     a block that may escape), or passed to a call that might keep it.
     Conservative: True when unsure. Blocks being decided further up the
     recursion are assumed not to escape (a list's nodes point at each other)."""
+    if isinstance(alloc, CallBase) and alloc.called_function is not None \
+            and alloc.called_function.name == ARENA_ALLOC:
+        return False  # the original's stack memory (`dynamic_stack`): it never outlives the call
     assumed = _assumed if _assumed is not None else set()
     assumed.add(id(alloc))
     fn = alloc.function

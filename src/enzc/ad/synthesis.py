@@ -39,6 +39,7 @@ from enzc.ad.cache_report import CacheAllocation
 from enzc.ad.custom import forward_custom_calls
 from enzc.ad.call_derivatives import forward_call
 from enzc.ad.derived import derived_params, start_derived
+from enzc.ad.dynamic_stack import free_dynamic_stack
 from enzc.ad.gradient_utils import GradientUtils
 from enzc.ad.pointer_copies import copy_pointer_shadows
 from enzc.ad.reverse import check_store_forward, fwd, reverse_instruction
@@ -366,6 +367,8 @@ class _Reverse:
         saved = gu.enter_context(self.exit, None)
         replay_stores(gu, self.undo)
         b = gu.b
+        if gu.stack_arena is not None:
+            free_dynamic_stack(b, gu.module, gu.new_value(gu.stack_arena))
         values = []
         if self.primal_slot is not None:
             values.append(b.load(self.primal_slot.allocated_type, self.primal_slot, "primal"))  # type: ignore[attr-defined]

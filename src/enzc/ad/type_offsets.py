@@ -57,7 +57,8 @@ class TypeSeeds:
     def of_type(self, t: Type) -> TypeTree:
         """What the IR type says: floats are floats, `ptr` is a pointer, `i1` and
         odd widths are integers. Byte-multiple integers say nothing (they move
-        floats and pointers around in optimized code)."""
+        floats and pointers around in optimized code), except as fields of a named
+        struct: clang's type of a declaration (unions excepted) keeps C's types."""
         cached = self._cache.get(t)
         if cached is None:
             cached = self._cache[t] = self._compute(t)
@@ -83,10 +84,12 @@ class TypeSeeds:
                     return TypeTree()
                 entries: dict[Path, BaseType] = {}
                 covered: set[int] = set()
+                declared = isinstance(t, NamedStructType)
                 for off, e in zip(offsets, t.elements):  # type: ignore[union-attr]
                     size = self.size(e) or 0
                     covered.update(range(off, off + size))
-                    for p, v in self.of_type(e).expand(size).items():
+                    field = self._declared_integer(e, size) if declared else None
+                    for p, v in (field or self.of_type(e)).expand(size).items():
                         entries[(p[0] + off, *p[1:])] = v
                 size = self.size(t)
                 for byte in range(size or 0):  # alignment padding holds no data
@@ -112,6 +115,21 @@ class TypeSeeds:
                 tree = TypeTree(entries)
                 return tree.canonicalize(size) if size else tree
         return TypeTree()
+
+    def _declared_integer(self, field: Type, size: int) -> TypeTree | None:
+        """A field of a named struct (clang's type of a C/C++ declaration) that is an
+        integer, or an array of them: integer bytes. Only there: optimized code's own
+        integer types (literal structs, loads, SROA's pieces) may carry floats."""
+        match field:
+            case IntType():
+                return _integer_bytes(size)
+            case ArrayType(element=IntType()):
+                return _integer_bytes(size)
+        return None
+
+
+def _integer_bytes(n: int) -> TypeTree:
+    return TypeTree({(o,): INTEGER for o in range(n)})
 
 
 def _is_union(t: Type) -> bool:
