@@ -295,6 +295,62 @@ define double @f(ptr %x, i64 %n) {
     assert run_gradient(body, [3.0]) == pytest.approx([6.0], rel=1e-15)
 
 
+def test_copy_of_a_partly_uninitialized_local_object() -> None:
+    """A memcpy of a local byte buffer whose first 8 bytes nothing ever writes (Eigen
+    copies half-initialized evaluator objects): those bytes hold no data, and the
+    copy's adjoint moves the double that is there."""
+    body = """
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+define double @f(ptr %x, i64 %n) {
+  %src = alloca [32 x i8], align 8
+  %dst = alloca [32 x i8], align 8
+  %v = load double, ptr %x
+  %sq = fmul double %v, %v
+  %s8 = getelementptr inbounds i8, ptr %src, i64 8
+  store double %sq, ptr %s8
+  %s16 = getelementptr inbounds i8, ptr %src, i64 16
+  store i64 7, ptr %s16
+  %s24 = getelementptr inbounds i8, ptr %src, i64 24
+  store i64 9, ptr %s24
+  call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr %src, i64 32, i1 false)
+  %d8 = getelementptr inbounds i8, ptr %dst, i64 8
+  %r = load double, ptr %d8
+  ret double %r
+}
+"""
+    assert run_gradient(body, [3.0]) == pytest.approx([6.0], rel=1e-15)
+
+
+def test_written_ranges_of_a_local_object() -> None:
+    """What `memtypes` knows is never written in a local object (so a copy of those
+    bytes moves no data): writes at constant offsets, none through an escape."""
+    from enzc.ad.memtypes import _written_ranges
+    from enzc.ad.type_offsets import TypeSeeds
+    from enzc.ir.datalayout import DataLayout
+
+    src = HEAD + """
+declare void @g(ptr)
+define void @f(ptr %x) {
+  %a = alloca [32 x i8], align 8
+  %b = alloca [32 x i8], align 8
+  %a8 = getelementptr inbounds i8, ptr %a, i64 8
+  store double 1.0, ptr %a8
+  %a16 = getelementptr inbounds i8, ptr %a, i64 16
+  call void @llvm.memset.p0.i64(ptr %a16, i8 0, i64 16, i1 false)
+  %v = load i64, ptr %a
+  %b4 = getelementptr inbounds i8, ptr %b, i64 4
+  call void @g(ptr %b4)
+  ret void
+}
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+"""
+    m = parse_module(src)
+    seeds = TypeSeeds(DataLayout.parse(m.datalayout))
+    a, b = [i for i in m.functions["f"].instructions()][:2]
+    assert sorted(_written_ranges(a, seeds)) == [(8, 16), (16, 32)]  # bytes 0..8: never written
+    assert _written_ranges(b, seeds) is None  # its address escapes to @g
+
+
 ESCAPES = HEAD + """
 declare ptr @malloc(i64)
 declare void @free(ptr)

@@ -41,6 +41,7 @@ from enzc.ir.values import Use, Value
 from enzc.ad.activity import Activity
 from enzc.ad.type_analysis import TypeAnalysis, TypeResults
 from enzc.ad.type_tbaa import INTEGER_TYPE_NAMES, TBAAReader
+from enzc.ad.type_offsets import TypeSeeds, alloca_offset, declared_field
 from enzc.ad.typetree import BaseType, Kind
 from enzc.ad.uses import reaches
 
@@ -65,8 +66,7 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
             return activity
         types = TypeAnalysis(module, layout).analyze(fn)
         tbaa = TBAAReader(module)
-        reals = [None if _tagged_integer(tbaa, inst) else
-                 _real_type(types, inst if isinstance(inst, Load) else inst.value, layout)  # type: ignore[attr-defined]
+        reals = [_moved_type(types, tbaa, inst, layout)
                  for inst in candidates]  # all before rewriting: the results describe these values
         changed = False
         for inst, real in zip(candidates, reals):
@@ -147,6 +147,28 @@ def _touches_shadow(inst: Instruction, activity: Activity) -> bool:
             return (_wide_int(inst.value.type) and not inst.volatile
                     and (activity.has_shadow(inst.ptr) or _may_carry_active_bits(inst.value, activity)))
     return False
+
+
+def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout: DataLayout) -> Type | str | None:
+    """What an integer move really moves (see `_real_type`): an integer when its own
+    `!tbaa` tag or the declared type of the local object it touches says so (only
+    integers are taken from there: a declared pointer may point at chars), else
+    what type analysis says."""
+    if _tagged_integer(tbaa, inst) or isinstance(_declared(inst, layout), IntType):
+        return None
+    return _real_type(types, inst if isinstance(inst, Load) else inst.value, layout)  # type: ignore[attr-defined]
+
+
+def _declared(inst: Instruction, layout: DataLayout) -> Type | None:
+    """The field of a local object's declared type the move touches exactly (Eigen
+    copies a `variable_if_dynamic` size as `i64` between objects too big for type
+    trees to describe byte by byte); None when it says nothing."""
+    located = alloca_offset(inst.ptr, TypeSeeds(layout))  # type: ignore[attr-defined]
+    if located is None:
+        return None
+    alloca, offset = located
+    size = layout.size_of(inst.type if isinstance(inst, Load) else inst.value.type)  # type: ignore[attr-defined]
+    return declared_field(alloca.allocated_type, offset, size, layout)
 
 
 def _tagged_integer(tbaa: TBAAReader, inst: Instruction) -> bool:

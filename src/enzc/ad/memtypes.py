@@ -19,12 +19,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder, new_block
-from enzc.ir.instructions import Alloca, CallBase, Load, Store
+from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Store
 from enzc.ir.module import Function
 from enzc.ir.types import I8, I64, PTR, VOID, FloatType, FunctionType
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.type_analysis import CopyLayout, Segment
+from enzc.ad.type_offsets import TypeSeeds, alloca_offset, declared_integers
 from enzc.ad.type_errors import TypeAnalysisError
 from enzc.ad.typetree import Kind, float_type
 
@@ -70,15 +71,81 @@ def emit_layout_adjoint(gu: GradientUtils, layout: CopyLayout, d_dst: Value, d_s
 
 
 def copy_layout(gu: GradientUtils, call: CallBase) -> CopyLayout:
-    """What `call` copies: from type analysis, else from the buffers' element type."""
+    """What `call` copies: from type analysis (bytes of a local object that nothing
+    ever writes are uninitialized, no data), else from the buffers' element type."""
     try:
-        return gu.types.copy_layout(call)
+        return gu.types.copy_layout(call, _no_data_in(gu, call.args[1]))
     except TypeAnalysisError as err:
         elem = _agreed_element_type(gu, call)
         if elem is None:
             raise gu.error(call, err.reason, err.hint) from None
         size = gu.layout.alloc_size_of(elem)
         return CopyLayout((Segment(0, size, float_type(elem.kind)),), size)
+
+
+def _no_data_in(gu: GradientUtils, src: Value):
+    """For a copy from a local alloca (at a constant offset): `no_data(offset, size)`,
+    whether those copied bytes carry no data: never written (every write at a
+    known offset), or declared integer fields of the alloca's type; else None."""
+    seeds = TypeSeeds(gu.layout)
+    located = alloca_offset(src, seeds)
+    if located is None:
+        return None
+    alloca, start = located
+    written = _written_ranges(alloca, seeds)
+    if written is None:
+        written = [(0, 1 << 62)]  # writes unknown: only declared integer fields count
+
+    def no_data(offset: int, size: int) -> bool:
+        lo, hi = start + offset, start + offset + size
+        return all(e <= lo or s >= hi for s, e in written) \
+            or declared_integers(alloca.allocated_type, lo, hi, gu.layout)
+
+    return no_data
+
+
+def _written_ranges(alloca: Alloca, seeds: TypeSeeds) -> list[tuple[int, int]] | None:
+    """[start, end) byte ranges of `alloca` some instruction may write; None when a
+    write is at an unknown offset or the address escapes (a call may write it)."""
+    ranges: list[tuple[int, int]] = []
+    work: list[Value] = [alloca]
+    seen: set[int] = set()
+    while work:
+        v = work.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        located = alloca_offset(v, seeds)
+        if located is None:
+            return None
+        at = located[1]
+        for use in v.uses:
+            user = use.user
+            match user:
+                case Load():
+                    continue
+                case Store() if user.ptr is v and user.value is not v:
+                    size = seeds.size(user.value.type)
+                    if size is None:
+                        return None
+                    ranges.append((at, at + size))
+                case CallBase():
+                    name = (user.called_function.name if user.called_function is not None else None) or ""
+                    if name.startswith(("llvm.lifetime.", "llvm.dbg.")):
+                        continue
+                    copies = name.startswith(("llvm.memcpy", "llvm.memmove"))
+                    if copies and use.index == 1:
+                        continue  # read by a copy
+                    length = user.args[2] if len(user.args) > 2 else None
+                    if (copies or name.startswith("llvm.memset")) and use.index == 0 and isinstance(length, ConstantInt):
+                        ranges.append((at, at + length.value))
+                        continue
+                    return None
+                case GetElementPtr() | Cast(opcode="bitcast"):
+                    work.append(user)
+                case _:
+                    return None
+    return ranges
 
 
 def repeated_layout(gu: GradientUtils, ptr: Value) -> CopyLayout:

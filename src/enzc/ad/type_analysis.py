@@ -22,6 +22,8 @@ their memory).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from dataclasses import dataclass
 
 from enzc.ir.datalayout import DataLayout, for_module
@@ -381,24 +383,25 @@ class TypeResults:
         return _float_or_raise(t, user or ptr, f"the memory at offset {offset} of {describe_value(ptr)}",
                                _HINT_VALUE)
 
-    def copy_layout(self, call: CallBase) -> CopyLayout:
+    def copy_layout(self, call: CallBase, no_data: Callable[[int, int], bool] | None = None) -> CopyLayout:
         """What the memcpy/memmove `call` moves, from the types of both pointees.
 
         Integer, Pointer and Anything segments carry no derivative; Float ones
         do. Raises `UnknownTypeError` if some copied bytes have no known type
         (even with what every caller of the function says, `type_callers`)
-        and `TypeConflictError` if they have two.
+        and `TypeConflictError` if they have two. `no_data(offset, size)` may say
+        that unknown bytes carry no data (never written, or declared integers).
         """
         try:
-            return self._copy_layout(call)
+            return self._copy_layout(call, no_data)
         except UnknownTypeError:
             separate = TypeAnalysis(self.analysis.module, self.analysis.layout, summaries=False)
             context = caller_context(separate, self.function.name or "")
             if context is None:
                 raise
-            return separate.analyze(self.function, context)._copy_layout(call)
+            return separate.analyze(self.function, context)._copy_layout(call, no_data)
 
-    def _copy_layout(self, call: CallBase) -> CopyLayout:
+    def _copy_layout(self, call: CallBase, no_data: Callable[[int, int], bool] | None = None) -> CopyLayout:
         callee = call.called_function
         name = callee.name if callee is not None else ""
         if not any(name == n or name.startswith(n + ".") for n in _MEMCPY_NAMES):
@@ -416,6 +419,9 @@ class TypeResults:
                 uniform = _uniform_lanes(memory)
                 if uniform is not None:
                     period, segments = uniform.stride, [Segment(0, uniform.stride, uniform)]
+        if no_data is not None and period is None:
+            segments = [Segment(s.offset, s.size, ANYTHING) if s.type.kind is Kind.UNKNOWN
+                        and no_data(s.offset, s.size) else s for s in segments]
         _check_segments(segments, call, what)
         if not segments:
             raise UnknownTypeError(f"cannot deduce the type of {what}", call, _HINT_COPY)

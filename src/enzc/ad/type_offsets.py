@@ -14,7 +14,7 @@ import re
 from math import gcd
 
 from enzc.ir.datalayout import DataLayout, DataLayoutError
-from enzc.ir.instructions import BinaryOp, Cast, GetElementPtr, Phi, Select
+from enzc.ir.instructions import Alloca, BinaryOp, Cast, GetElementPtr, Phi, Select
 from enzc.ir.types import (
     FLOAT_KINDS,
     ArrayType,
@@ -28,7 +28,7 @@ from enzc.ir.types import (
 )
 from enzc.ir.values import ConstantInt, ConstantSimple, Value
 
-from enzc.ad.typetree import ANYTHING, INTEGER, POINTER, BaseType, Path, TypeTree, float_type
+from enzc.ad.typetree import ANYTHING, INTEGER, MAX_ENTRIES, POINTER, BaseType, Path, TypeTree, float_type
 
 _MAX_ARRAY_ENTRIES = 256
 """Arrays with more elements than this are seeded as `-1` (every element) at once."""
@@ -54,17 +54,18 @@ class TypeSeeds:
         except (DataLayoutError, TypeError, ValueError):
             return None
 
-    def of_type(self, t: Type) -> TypeTree:
+    def of_type(self, t: Type, declared_integers: bool = True) -> TypeTree:
         """What the IR type says: floats are floats, `ptr` is a pointer, `i1` and
         odd widths are integers. Byte-multiple integers say nothing (they move
         floats and pointers around in optimized code), except as fields of a named
         struct: clang's type of a declaration (unions excepted) keeps C's types."""
-        cached = self._cache.get(t)
+        key = (t, declared_integers)
+        cached = self._cache.get(key)
         if cached is None:
-            cached = self._cache[t] = self._compute(t)
+            cached = self._cache[key] = self._compute(t, declared_integers)
         return cached
 
-    def _compute(self, t: Type) -> TypeTree:
+    def _compute(self, t: Type, declared_integers: bool) -> TypeTree:
         match t:
             case FloatType(kind=k):
                 return TypeTree.scalar(float_type(k))
@@ -73,7 +74,7 @@ class TypeSeeds:
             case IntType(bits=b):
                 return TypeTree.scalar(INTEGER) if b == 1 or b % 8 else TypeTree()
             case VectorType(element=e):
-                inner = self.of_type(e)
+                inner = self.of_type(e, declared_integers)
                 return TypeTree({p: v for p, v in inner.items() if p[0] == -1})
             case StructType() | NamedStructType():
                 if t.elements is None or _is_union(t):  # type: ignore[union-attr]
@@ -84,21 +85,23 @@ class TypeSeeds:
                     return TypeTree()
                 entries: dict[Path, BaseType] = {}
                 covered: set[int] = set()
-                declared = isinstance(t, NamedStructType)
+                declared = declared_integers and isinstance(t, NamedStructType)
                 for off, e in zip(offsets, t.elements):  # type: ignore[union-attr]
                     size = self.size(e) or 0
                     covered.update(range(off, off + size))
                     field = self._declared_integer(e, size) if declared else None
-                    for p, v in (field or self.of_type(e)).expand(size).items():
+                    for p, v in (field or self.of_type(e, declared_integers)).expand(size).items():
                         entries[(p[0] + off, *p[1:])] = v
                 size = self.size(t)
                 for byte in range(size or 0):  # alignment padding holds no data
                     if byte not in covered:
                         entries[(byte,)] = ANYTHING
+                if declared_integers and len(entries) > MAX_ENTRIES:
+                    return self.of_type(t, False)  # integer bytes would crowd out the pointers and floats
                 tree = TypeTree(entries)
                 return tree.canonicalize(size) if size else tree
             case ArrayType(count=n, element=e):
-                inner = self.of_type(e)
+                inner = self.of_type(e, declared_integers)
                 stride = self.alloc_size(e)
                 esize = self.size(e)
                 if not inner or not stride or not esize:
@@ -126,6 +129,71 @@ class TypeSeeds:
             case ArrayType(element=IntType()):
                 return _integer_bytes(size)
         return None
+
+
+def declared_scalar(t: Type, offset: int, layout: DataLayout, named: bool = False) -> tuple[Type, int] | None:
+    """The scalar field of C type `t` (an alloca's or global's declared type) holding
+    byte `offset`, and where it starts; integers only inside a named struct (clang's
+    type of a declaration); unions and byte arrays say nothing."""
+    match t:
+        case NamedStructType() | StructType() if t.elements is not None and not _is_union(t):
+            try:
+                offsets = layout.struct_layout(t).offsets
+            except DataLayoutError:
+                return None
+            for off, e in zip(offsets, t.elements):
+                if off <= offset < off + layout.alloc_size_of(e):
+                    inner = declared_scalar(e, offset - off, layout, named or isinstance(t, NamedStructType))
+                    return (inner[0], inner[1] + off) if inner is not None else None
+            return None
+        case ArrayType(element=e):
+            esize = layout.alloc_size_of(e)
+            inner = declared_scalar(e, offset % esize, layout, named) if esize else None
+            return (inner[0], inner[1] + offset - offset % esize) if inner is not None else None
+        case IntType(bits=b) if named and b % 8 == 0 and b > 8:
+            return t, 0
+        case FloatType() | PointerType():
+            return t, 0
+    return None
+
+
+def declared_field(t: Type, offset: int, size: int, layout: DataLayout) -> Type | None:
+    """The declared scalar exactly at `[offset, offset + size)` of `t` (see `declared_scalar`)."""
+    found = declared_scalar(t, offset, layout)
+    if found is None or found[1] != offset or layout.size_of(found[0]) != size:
+        return None
+    return found[0]
+
+
+def declared_integers(t: Type, lo: int, hi: int, layout: DataLayout) -> bool:
+    """Whether every byte of `[lo, hi)` of `t` lies in a declared integer field."""
+    byte = lo
+    while byte < hi:
+        found = declared_scalar(t, byte, layout)
+        if found is None or not isinstance(found[0], IntType):
+            return False
+        byte = found[1] + layout.size_of(found[0])
+    return True
+
+
+def alloca_offset(v: Value, seeds: TypeSeeds) -> tuple[Alloca, int] | None:
+    """(alloca, byte offset) when `v` is a constant offset into a local alloca."""
+    offset = 0
+    for _ in range(32):
+        match v:
+            case Alloca():
+                return v, offset
+            case GetElementPtr():
+                measured = gep_offset(v, seeds, {})
+                if measured is None or measured[1] != 0:
+                    return None
+                offset += measured[0]
+                v = v.ptr
+            case Cast(opcode="bitcast"):
+                v = v.operand(0)
+            case _:
+                return None
+    return None
 
 
 def _integer_bytes(n: int) -> TypeTree:
