@@ -12,7 +12,7 @@
  *                             forward mode reads the tangent from dx (a float's by value)
  *   enzyme_dupnoneed  x, dx   like dup, the primal result through x is not needed
  *   enzyme_out        x       active scalar; its derivative is returned
- *   enzyme_width, N           vector forward mode with N tangents (not yet in enzc)
+ *   enzyme_width, N           (first) forward mode with N tangents per argument
  *   enzyme_primal_return      (first) also return f's result: reverse mode before
  *                             the derivatives, forward mode as {result, tangent}
  *

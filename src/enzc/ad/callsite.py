@@ -79,7 +79,10 @@ TAPE_MARKERS = ("enzyme_allocated", "enzyme_tape")
 """Split mode, after the arguments: `enzyme_allocated, bytes` and `enzyme_tape, buffer`
 (the tape lives in the caller's buffer)."""
 
-UNSUPPORTED_MARKERS = ("enzyme_width", "enzyme_dupv", "enzyme_shadow_return", "enzyme_noneed", "enzyme_scalar",
+WIDTH = "enzyme_width"
+"""Forward mode, before the arguments: `enzyme_width, N` — N tangents per argument."""
+
+UNSUPPORTED_MARKERS = ("enzyme_dupv", "enzyme_shadow_return", "enzyme_noneed", "enzyme_scalar",
                        "enzyme_nofree", "enzyme_const_return", "enzyme_active_return", "enzyme_dup_return",
                        "enzyme_noret")
 
@@ -135,9 +138,16 @@ class CallSiteLowering:
         classes: list[ArgActivity] = []
         values: list[Value] = []
         pos = 0
-        return_primal = False
-        while pos < len(args) and self._marker_name(args[pos]) == PRIMAL_RETURN:
-            return_primal, pos = True, pos + 1
+        return_primal, width = False, 1
+        while pos < len(args) and self._marker_name(args[pos]) in (PRIMAL_RETURN, WIDTH):
+            if self._marker_name(args[pos]) == PRIMAL_RETURN:
+                return_primal, pos = True, pos + 1
+                continue
+            count = args[pos + 1] if pos + 1 < len(args) else None
+            if not forward or not isinstance(count, ConstantInt) or count.value < 1:
+                raise self._error(call, caller, "enzyme_width takes a constant number of tangents, in forward mode "
+                                  "(__enzyme_fwddiff)", "write __enzyme_fwddiff((void *)f, enzyme_width, 2, x, dx1, dx2)")
+            width, pos = count.value, pos + 2
         for i, ptype in enumerate(fn.function_type.params):
             if pos >= len(args):
                 raise self._error(call, caller, f"too few arguments for '{fn.name}': parameter {i + 1} is missing")
@@ -154,10 +164,10 @@ class CallSiteLowering:
             self._check_class(call, caller, fn, i, cls, ptype, forward)
             values.append(self._convert(args[pos], ptype, call, caller, fn, i))
             pos += 1
-            if cls.has_shadow:
+            for _ in range(width if cls.has_shadow else 0):
                 if pos >= len(args):
                     raise self._error(call, caller, f"missing shadow for parameter {i + 1} of '{fn.name}'",
-                                      "enzyme_dup takes two arguments: the value and its shadow")
+                                      "enzyme_dup takes the value and its shadow (enzyme_width N: N of them)")
                 values.append(self._convert(args[pos], ptype, call, caller, fn, i))
                 pos += 1
             classes.append(cls)
@@ -171,7 +181,8 @@ class CallSiteLowering:
         if return_primal and kind not in (EntryKind.REVERSE, EntryKind.FORWARD):
             raise self._error(call, caller, "enzyme_primal_return is for __enzyme_autodiff and __enzyme_fwddiff",
                               "__enzyme_augmentfwd returns f's result when declared to return {result, tape}")
-        sig = Signature(tuple(classes), active_return, return_primal=return_primal and kind is EntryKind.REVERSE)
+        sig = Signature(tuple(classes), active_return, return_primal=return_primal and kind is EntryKind.REVERSE,
+                        width=width)
         entry = EntryCall(call, fn, sig, values, sret, args[pos:])
         entry.return_primal = return_primal
         return entry
@@ -230,13 +241,13 @@ class CallSiteLowering:
         match kind:
             case EntryKind.FORWARD:
                 fd = self.derivatives.forward(entry.function, entry.signature)
-                ret = entry.function.function_type.ret
-                outs = [ret] if fd.pair else []
+                ret, width = entry.function.function_type.ret, entry.signature.width
+                outs = [ret] * width if fd.pair else []
                 result = self._emit_call(b, call, caller, fd.function, entry.arguments)
-                if entry.return_primal and ret != VOID:
+                if entry.return_primal and ret != VOID and width == 1:
                     outs = [ret, ret] if fd.pair else [ret]  # {result, tangent}, as the derivative returns it
                 elif outs:
-                    result = b.extract_value(result, 1, "tangent")  # from {result, tangent}
+                    result = b.extract_value(result, 1, "tangent")  # from {result, tangent(s)}
             case EntryKind.REVERSE:
                 derivative = self.derivatives.reverse(entry.function, entry.signature)
                 outs = derivative.out_types
@@ -386,7 +397,7 @@ class CallSiteLowering:
         string, the folded value of a defined marker global), if any."""
         match v:
             case Load(ptr=GlobalVariable() as gv):
-                if gv.name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, *UNSUPPORTED_MARKERS):
+                if gv.name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, WIDTH, *UNSUPPORTED_MARKERS):
                     self.marker_uses.append(v)
                 return gv.name
             case GlobalVariable():
@@ -433,7 +444,7 @@ class CallSiteLowering:
         for inst in self.marker_uses:
             if not inst.uses and inst.parent is not None:
                 inst.erase()
-        for name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, *UNSUPPORTED_MARKERS):
+        for name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, WIDTH, *UNSUPPORTED_MARKERS):
             gv = self.module.globals.get(name)
             if gv is None or not gv.is_declaration or gv.uses:
                 continue

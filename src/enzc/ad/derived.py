@@ -25,11 +25,11 @@ from enzc.ad.preprocess import prepare
 
 
 def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[ArgActivity, ...],
-                  active_return: bool, g: Function,
-                  reverse: bool = True) -> tuple[GradientUtils, dict[Value, Value]]:
-    """Fill `g` (declared with a parameter after each `has_shadow` argument) with a
-    clone of the prepared `fn`; returns its GradientUtils and the map from `fn`'s
-    arguments to those extra parameters. `args` are the classes activity analysis
+                  active_return: bool, g: Function, reverse: bool = True,
+                  width: int = 1) -> tuple[GradientUtils, dict[Value, list[Value]]]:
+    """Fill `g` (declared with `width` parameters after each `has_shadow` argument)
+    with a clone of the prepared `fn`; returns its GradientUtils and the map from
+    `fn`'s arguments to those extra parameters (the first is the shadow GradientUtils knows). `args` are the classes activity analysis
     sees: a pointer with a shadow is DUP, a float with a derivative OUT. With
     `reverse`, dynamic stack memory outlives the forward pass (`dynamic_stack`)."""
     from enzc.ad.diagnostics import ad_error
@@ -47,21 +47,21 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
     activity = retype_integer_moves(module, layout, original, activity,
                                     lambda: analyze(original, analysis_args, active_return, module))
     value_map: dict[Value, Value] = {}
-    extra: dict[Value, Value] = {}
+    extra: dict[Value, list[Value]] = {}
     it = iter(g.args)
     for a, cls in zip(original.args, args):
         na = next(it)
         na.name = a.name or f"arg{a.index}"
         value_map[a] = na
         if cls.has_shadow:
-            sa = next(it)
-            sa.name = "d_" + (a.name or f"arg{a.index}")
-            extra[a] = sa
+            extra[a] = [next(it) for _ in range(width)]
+            for k, sa in enumerate(extra[a]):
+                sa.name = "d_" + (a.name or f"arg{a.index}") + (f".{k}" if k else "")
     g.blocks = []
     clone_into(original, g, value_map)
     strip_debug_info(g)
     gu = GradientUtils(module, original, fn.name or "?", activity, g, value_map, layout)
-    gu.shadows.update({a: s for a, s in extra.items() if _is_pointer(a)})
+    gu.shadows.update({a: s[0] for a, s in extra.items() if _is_pointer(a)})
     gu.stack_arena = stack_arena
     return gu, extra
 
@@ -92,12 +92,13 @@ def strip_debug_info(fn: Function) -> None:
         b.trailing_debug_records = []
 
 
-def derived_params(fn: Function, args: tuple[ArgActivity, ...]) -> list:
-    """`fn`'s parameter types with a copy after each argument that has a shadow/tangent."""
+def derived_params(fn: Function, args: tuple[ArgActivity, ...], width: int = 1) -> list:
+    """`fn`'s parameter types with `width` copies after each argument that has a
+    shadow/tangent."""
     params = []
     for t, a in zip(fn.function_type.params, args):
         params.append(t)
         if a.has_shadow:
-            params.append(t)
+            params.extend([t] * width)
     return params
 

@@ -22,17 +22,17 @@ else that could carry a tangent is a compile-time error, as in reverse mode.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder, get_or_insert_function
 from enzc.ir.cfg import reverse_post_order
 from enzc.ir.instructions import CallBase, Instruction, Invoke, Load, Phi, Ret, Store
 from enzc.ir.module import Function, Module
-from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, PointerType, StructType, Type
+from enzc.ir.types import I1, I8, I64, PTR, VOID, ArrayType, FunctionType, PointerType, StructType, Type
 from enzc.ir.values import Constant, ConstantInt, Value
 
-from enzc.ad.activity import ArgActivity, carries_float
+from enzc.ad.activity import ArgActivity, carries_float, carries_pointer
 from enzc.ad.calls import CallKind, callee_name, classify
 from enzc.ad.derived import derived_params, start_derived
 from enzc.ad.gradient_utils import GradientUtils
@@ -52,16 +52,18 @@ class ForwardDerivative:
     function: Function
     signature: Signature
     pair: bool
-    """Returns `{primal, tangent}` (an active float or shadowed pointer result)."""
+    """Returns `{primal, tangent}` (an active float or shadowed pointer result);
+    with `enzyme_width` N, `{primal, [N x tangent]}`."""
 
 
 def forward_type(fn: Function, sig: Signature) -> tuple[FunctionType, bool]:
-    """Parameters with a tangent/shadow after each differentiated one; the result
-    and its tangent as a pair when the return is active."""
+    """Parameters with `width` tangents/shadows after each differentiated one; the
+    result and its tangent(s) as a pair when the return is active."""
     ret = fn.function_type.ret
     pair = sig.active_return and ret != VOID
-    rt: Type = StructType((ret, ret)) if pair else ret
-    return FunctionType(rt, tuple(derived_params(fn, sig.args))), pair
+    tangents: Type = ret if sig.width == 1 else ArrayType(sig.width, ret)
+    rt: Type = StructType((ret, tangents)) if pair else ret
+    return FunctionType(rt, tuple(derived_params(fn, sig.args, sig.width))), pair
 
 
 def declare_forward(module: Module, fn: Function, sig: Signature) -> ForwardDerivative:
@@ -74,22 +76,50 @@ def declare_forward(module: Module, fn: Function, sig: Signature) -> ForwardDeri
 
 def build_forward(derivatives: DerivativeCache, fn: Function, fd: ForwardDerivative) -> None:
     """Fill the declared `fd.function` with `fn`'s forward derivative."""
+    width = fd.signature.width
     gu, extra = start_derived(derivatives.module, derivatives.layout, fn, fd.signature.args,
-                              fd.signature.active_return, fd.function, reverse=False)
+                              fd.signature.active_return, fd.function, reverse=False, width=width)
     gu.derivatives = derivatives
-    tangents = {a: t for a, t in extra.items() if not isinstance(a.type, PointerType)}
-    _Tangents(gu, fd, tangents).run()
+    if width > 1 and any(isinstance(v, Constant) for v in gu.activity.shadowed):
+        raise gu.error(None, "a global with a shadow (!enzyme_shadow) cannot take several tangents at once",
+                       "call __enzyme_fwddiff once per direction instead of enzyme_width")
+    lanes = [_Lane({a: ts[k] for a, ts in extra.items() if not isinstance(a.type, PointerType)},
+                   {**gu.shadows, **{a: ts[k] for a, ts in extra.items() if isinstance(a.type, PointerType)}})
+             for k in range(width)]
+    _Tangents(gu, fd, lanes).run()
+
+
+@dataclass
+class _Lane:
+    """One direction of (vector) forward mode: its tangents and its shadows."""
+
+    t: dict[Value, Value]
+    shadows: dict[Value, Value]
+    phis: list[tuple[Phi, Phi]] = field(default_factory=list)
 
 
 class _Tangents:
     """Emits the tangent of every active instruction right after its clone."""
 
-    def __init__(self, gu: GradientUtils, fd: ForwardDerivative, arg_tangents: dict[Value, Value]) -> None:
+    def __init__(self, gu: GradientUtils, fd: ForwardDerivative, lanes: list[_Lane]) -> None:
         self.gu = gu
         self.fd = fd
-        self.t: dict[Value, Value] = dict(arg_tangents)
-        self.phis: list[tuple[Phi, Phi]] = []
+        self.lanes = lanes
+        self.lane = 0
+        self.calls_done: set[int] = set()
+        """Calls to defined functions: one call serves every lane."""
         self.b = IRBuilder()
+
+    @property
+    def t(self) -> dict[Value, Value]:
+        """The current lane's tangents."""
+        return self.lanes[self.lane].t
+
+    def enter_lane(self, k: int) -> None:
+        """Make lane `k` current: its tangents, and its shadows for GradientUtils."""
+        self.lanes[self.lane].shadows = self.gu.shadows
+        self.lane = k
+        self.gu.shadows = self.lanes[k].shadows
 
     # -- values ------------------------------------------------------------------------------
     def tangent(self, v: Value) -> Value:
@@ -112,10 +142,15 @@ class _Tangents:
         gu = self.gu
         for block in reverse_post_order(gu.original):
             for inst in list(block.instructions):
-                self.visit(inst)
-        for phi, tphi in self.phis:
-            for value, block in phi.incoming:
-                tphi.add_incoming(self._tangent_at_end(value, block), gu.new_block_of(block))
+                for k in range(len(self.lanes)):
+                    self.enter_lane(k)
+                    self.visit(inst)
+        for k, lane in enumerate(self.lanes):
+            self.enter_lane(k)
+            for phi, tphi in lane.phis:
+                for value, block in phi.incoming:
+                    tphi.add_incoming(self._tangent_at_end(value, block), gu.new_block_of(block))
+        self.enter_lane(0)
         for block in gu.original.blocks:
             term = block.terminator
             if isinstance(term, Ret):
@@ -131,7 +166,7 @@ class _Tangents:
                 self.b.position_after_phis(gu.new_block_of(inst.parent))  # type: ignore[arg-type]
                 tphi = self.b.phi(inst.type, [], "d." + gu.label(inst))
                 self.t[inst] = tphi
-                self.phis.append((inst, tphi))
+                self.lanes[self.lane].phis.append((inst, tphi))
             return
         if isinstance(inst, Store):
             self._store(inst)
@@ -273,6 +308,9 @@ class _Tangents:
         tangents, and returns `{primal, tangent}`, nothing (a `void` f), or the
         tangent alone (the original call then stays for the primal)."""
         gu = self.gu
+        if len(self.lanes) > 1:
+            raise gu.error(call, f"a user forward derivative ('{custom.name}') takes one tangent, not enzyme_width",
+                           "call __enzyme_fwddiff once per direction")
         f = call.called_function
         assert isinstance(f, Function)
         params = f.function_type.params
@@ -320,31 +358,36 @@ class _Tangents:
             nc.erase()  # it computes the primal outputs too
 
     def _defined(self, call: CallBase, fn: Function) -> None:
-        """A call to a function that stayed a call: call its forward derivative."""
+        """A call to a function that stayed a call: call its forward derivative, once
+        for every lane (each differentiated argument followed by its tangent or
+        shadow of each lane)."""
         from enzc.ad.synthesis import Signature
 
         gu = self.gu
+        if id(call) in self.calls_done:
+            return
+        self.calls_done.add(id(call))
         if fn.function_type.vararg:
             raise gu.error(call, f"cannot differentiate a call to the variadic function '{fn.name}'",
                            HINT_CUSTOM.format(name=fn.name))
+        here = self.lane
         classes = []
         args: list[Value] = []
         for a in call.args:
             args.append(self.new(a))
-            if gu.activity.has_shadow(a):
-                classes.append(ArgActivity.DUP)
-                args.append(gu.shadow(a))
-            elif isinstance(a.type, FloatType) or carries_float(a.type) and not isinstance(a.type, PointerType):
-                if self.has_tangent(a):
-                    classes.append(ArgActivity.DUP)
-                    args.append(self.tangent(a))
-                else:
-                    classes.append(ArgActivity.CONST)
-            else:
+            shadowed = gu.activity.has_shadow(a)
+            floating = not isinstance(a.type, PointerType) and carries_float(a.type)
+            if not shadowed and not (floating and any(a in lane.t for lane in self.lanes)):
                 classes.append(ArgActivity.CONST)
-        active_return = self.active(call) or (isinstance(call.type, PointerType) and gu.activity.has_shadow(call))
+                continue
+            classes.append(ArgActivity.DUP)
+            for k in range(len(self.lanes)):
+                self.enter_lane(k)
+                args.append(gu.shadow(a) if shadowed else self.tangent(a))
+        self.enter_lane(here)
+        active_return = self.active(call) or (carries_pointer(call.type) and gu.activity.has_shadow(call))
         assert gu.derivatives is not None
-        fd = gu.derivatives.forward(fn, Signature(tuple(classes), active_return))
+        fd = gu.derivatives.forward(fn, Signature(tuple(classes), active_return, width=len(self.lanes)))
         nc = self.new(call)
         assert isinstance(nc, CallBase)
         b = self.b
@@ -358,11 +401,13 @@ class _Tangents:
         primal: Value = result
         if fd.pair:
             primal = b.extract_value(result, 0, label if call.name is None else "")
-            derivative = b.extract_value(result, 1, f"d.{label}")
-            if isinstance(call.type, PointerType):
-                gu.shadows[call] = derivative
-            else:
-                self.t[call] = derivative
+            for k, lane in enumerate(self.lanes):
+                index = [1] if len(self.lanes) == 1 else [1, k]
+                derivative = b.extract_value(result, index, f"d.{label}")
+                if carries_pointer(call.type):
+                    (gu.shadows if k == self.lane else lane.shadows)[call] = derivative
+                else:
+                    lane.t[call] = derivative
         if nc.uses:
             nc.replace_all_uses_with(primal)
         gu.value_map[call] = primal
@@ -378,9 +423,12 @@ class _Tangents:
         assert value is not None
         nret = self.new(ret)
         self.b.position_before(nret)  # type: ignore[arg-type]
-        d = gu.shadow(value) if isinstance(value.type, PointerType) else self.tangent(value)
         pair = self.b.insert_value(self.b.const_undef(self.fd.function.function_type.ret), self.new(value), 0, "ret")
-        pair = self.b.insert_value(pair, d, 1, "ret")
+        for k in range(len(self.lanes)):
+            self.enter_lane(k)
+            d = gu.shadow(value) if carries_pointer(value.type) else self.tangent(value)
+            pair = self.b.insert_value(pair, d, [1] if len(self.lanes) == 1 else [1, k], "ret")
+        self.enter_lane(0)
         self.b.ret(pair)
         nret.erase()  # type: ignore[union-attr]
 

@@ -61,6 +61,8 @@ class Signature:
     augmented and the reverse call (the reverse may reload through them)."""
     return_primal: bool = False
     """`enzyme_primal_return`: the derivative returns f's result before the adjoints."""
+    width: int = 1
+    """Forward mode: tangents per differentiated value (`enzyme_width`)."""
 
     def text(self) -> str:
         ret = "active" if self.active_return else "inactive"
