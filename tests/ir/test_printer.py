@@ -128,3 +128,37 @@ def test_printing_a_parsed_module_twice_is_stable() -> None:
     m = parse_module(SQUARE, lazy=False)
     once = print_module(m)
     assert print_module(parse_module(once, lazy=False)) == once
+
+
+VALUES = [1.0, -2.5, 0.1, 0.0, -0.0, 1e-310, 3e300, float("inf")]
+
+
+@pytest.mark.skipif(shutil.which("clang-22") is None, reason="needs clang-22")
+def test_new_long_double_and_quad_constants_are_spelled_as_clang_does(tmp_path) -> None:
+    """Constants the AD makes (0.0, 1.0, rule numbers) for `long double` (x86_fp80)
+    and `__float128` (fp128): the same bits as clang's for the same double value."""
+    from enzc.ir.types import FloatType
+    from enzc.ir.values import ConstantFP
+
+    lines = [f"long double l{k} = (double){v!r}; __float128 q{k} = (double){v!r};"
+             for k, v in enumerate(VALUES)]
+    src = tmp_path / "c.c"
+    src.write_text("\n".join(lines).replace("inf", "__builtin_inf()") + "\n")
+    ir = subprocess.run(["clang-22", "-S", "-emit-llvm", "-o", "-", str(src)], capture_output=True,
+                        text=True, check=True).stdout
+    for k, v in enumerate(VALUES):
+        for name, kind in ((f"l{k}", "x86_fp80"), (f"q{k}", "fp128")):
+            line = next(line for line in ir.splitlines() if line.startswith(f"@{name} "))
+            spelled = line.split(f"{kind} ", 1)[1].split(",")[0]
+            assert ConstantFP(FloatType(kind), v).ref() == spelled, (name, v)
+
+
+@pytest.mark.parametrize("value", VALUES)
+def test_new_bfloat_constants_are_accepted_by_llvm(value: float) -> None:
+    import llvmlite.binding as llvm
+
+    from enzc.ir.types import FloatType
+    from enzc.ir.values import ConstantFP
+
+    spelled = ConstantFP(FloatType("bfloat"), value).ref()
+    llvm.parse_assembly(f"@g = global bfloat {spelled}\n")

@@ -8,6 +8,7 @@ references from constant expressions and global initializers are not tracked.
 
 from __future__ import annotations
 
+import math
 import struct
 from typing import TYPE_CHECKING, Iterator
 
@@ -183,7 +184,35 @@ class ConstantFP(Constant):
             return "0x%016X" % struct.unpack("<Q", struct.pack("<d", self.value))[0]
         if kind == "half":
             return "0xH%04X" % struct.unpack("<H", struct.pack("<e", self.value))[0]
+        if kind == "bfloat":  # the top half of the float (truncated)
+            single = self.value if abs(self.value) <= 3.4e38 or math.isnan(self.value) \
+                else math.copysign(math.inf, self.value)
+            return "0xR%04X" % (struct.unpack("<I", struct.pack("<f", single))[0] >> 16)
+        if kind == "x86_fp80":
+            return "0xK%020X" % _extended_bits(self.value, explicit_one=True, fraction_bits=64)
+        if kind == "fp128":
+            bits = _extended_bits(self.value, explicit_one=False, fraction_bits=112)
+            return "0xL%016X%016X" % (bits & ((1 << 64) - 1), bits >> 64)  # LLVM: low word first
         raise ValueError(f"cannot spell a new {kind} constant")
+
+
+def _extended_bits(value: float, explicit_one: bool, fraction_bits: int) -> int:
+    """The bits of a Python float in a format with a 15-bit exponent (x87's 80-bit
+    extended, with its explicit integer bit, or IEEE quad): exact, as both are wider."""
+    sign = 1 if math.copysign(1.0, value) < 0 else 0
+    top = sign << (15 + fraction_bits)
+    if math.isinf(value) or math.isnan(value):
+        quiet = 1 << (fraction_bits - 1 - (1 if explicit_one else 0)) if math.isnan(value) else 0
+        one = 1 << (fraction_bits - 1) if explicit_one else 0
+        return top | (0x7FFF << fraction_bits) | one | quiet
+    if value == 0:
+        return top
+    m, e = math.frexp(abs(value))  # value = m * 2**e, 0.5 <= m < 1
+    if explicit_one:
+        fraction = int(m * 2.0 ** 53) << (fraction_bits - 53)  # the integer bit is bit 63
+    else:
+        fraction = (int(m * 2.0 ** 53) << (fraction_bits + 1 - 53)) - (1 << fraction_bits)
+    return top | ((e - 1 + 16383) << fraction_bits) | fraction
 
 
 class ConstantSimple(Constant):
