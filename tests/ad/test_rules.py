@@ -18,7 +18,8 @@ PY: dict[str, object] = {
     "atan": math.atan, "atan2": math.atan2, "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh,
     "fabs": abs, "copysign": math.copysign, "minnum": min, "maxnum": max, "minimum": min, "maximum": max,
     "floor": math.floor, "ceil": math.ceil, "trunc": math.trunc, "round": round, "roundeven": round,
-    "rint": round, "nearbyint": round, "hypot": math.hypot, "fmod": math.fmod, "erf": math.erf,
+    "rint": round, "nearbyint": round, "hypot": math.hypot, "fmod": math.fmod,
+    "remainder": math.remainder, "erf": math.erf,
     "erfc": math.erfc, "fma": lambda a, b, c: a * b + c, "fmuladd": lambda a, b, c: a * b + c,
     "asinh": math.asinh, "acosh": math.acosh, "atanh": math.atanh, "ldexp": math.ldexp,
     "scalbn": math.ldexp, "scalbln": math.ldexp, "fdim": lambda x, y: max(x - y, 0.0),
@@ -30,7 +31,8 @@ POINTS: dict[str, tuple] = {
     "acos": (0.3,), "asin": (-0.4,), "atan2": (0.7, -1.3), "pow": (1.7, 2.3), "powi": (1.3, 5),
     "log": (2.5,), "log2": (2.5,), "log10": (2.5,), "log1p": (0.5,), "sqrt": (2.0,), "cbrt": (3.0,),
     "copysign": (-1.5, 2.0), "minnum": (0.5, 1.5), "maxnum": (0.5, 1.5), "minimum": (2.5, 1.5),
-    "maximum": (2.5, 1.5), "hypot": (3.0, 4.0), "fmod": (7.3, 2.1), "fma": (1.5, -2.0, 0.5),
+    "maximum": (2.5, 1.5), "hypot": (3.0, 4.0), "fmod": (7.3, 2.1),
+    "remainder": (7.3, 2.1), "fma": (1.5, -2.0, 0.5),
     "fmuladd": (1.5, -2.0, 0.5), "fabs": (-0.8,), "floor": (1.3,), "ceil": (1.3,), "trunc": (1.3,),
     "round": (1.3,), "roundeven": (1.3,), "rint": (1.3,), "nearbyint": (1.3,),
     "acosh": (1.7,), "ldexp": (0.6, 3), "scalbn": (0.6, -2), "scalbln": (0.6, 5), "fdim": (0.9, 0.4),
@@ -59,7 +61,7 @@ def evaluate(tree: object, args: tuple, result: float) -> float:
             vals = [evaluate(a, args, result) for a in fargs]
             return {"sin": math.sin, "cos": math.cos, "exp": math.exp, "log": math.log, "sqrt": math.sqrt,
                     "pow": math.pow, "powi": math.pow, "copysign": math.copysign, "sinh": math.sinh,
-                    "cosh": math.cosh, "trunc": math.trunc}[name](*vals)
+                    "cosh": math.cosh, "trunc": math.trunc, "roundeven": round}[name](*vals)
     raise AssertionError(tree)
 
 

@@ -10,7 +10,7 @@ the clone.
 from __future__ import annotations
 
 from enzc.ir.datalayout import DataLayout
-from enzc.ir.instructions import CallBase
+from enzc.ir.instructions import CallBase, IndirectBr
 from enzc.ir.module import Function, Module
 from enzc.ir.transforms import clone_into
 from enzc.ir.values import Value
@@ -34,6 +34,7 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
     `reverse`, dynamic stack memory outlives the forward pass (`dynamic_stack`)."""
     from enzc.ad.diagnostics import ad_error
 
+    _reject_computed_goto(module, fn)
     try:
         original, _ = prepare(fn)
         lower_posix_memalign(original, module)
@@ -64,6 +65,18 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
     gu.shadows.update({a: s[0] for a, s in extra.items() if _is_pointer(a)})
     gu.stack_arena = stack_arena
     return gu, extra
+
+
+def _reject_computed_goto(module: Module, fn: Function) -> None:
+    """A derived function is a copy, but `blockaddress` constants still name the
+    user's blocks: an `indirectbr` in the copy would jump into the original."""
+    from enzc.ad.diagnostics import ad_error
+
+    for block in fn.blocks:
+        if isinstance(block.terminator, IndirectBr):
+            raise ad_error(module, block.terminator, fn.name or "?",
+                           "cannot differentiate a computed goto (indirectbr)",
+                           "use a switch over the targets instead of goto *label_address")
 
 
 def _is_pointer(v: Value) -> bool:

@@ -16,8 +16,14 @@ from enzc.ir.module import Module
 
 
 def location_of(module: Module | None, inst: Instruction | None) -> str | None:
-    """`file:line:col` of `inst` from its `!dbg`, if the parser can resolve it."""
-    if module is None or inst is None or "dbg" not in inst.metadata:
+    """`file:line:col` of `inst` from its `!dbg`, if the parser can resolve it.
+
+    An instruction the optimizer left without a location (a terminator, often)
+    takes the location of the nearest one before it in its block, else after it."""
+    if module is None or inst is None:
+        return None
+    inst = _nearest_located(inst)
+    if inst is None:
         return None
     try:
         from enzc.ir import source_location  # provided by the parser package
@@ -25,6 +31,17 @@ def location_of(module: Module | None, inst: Instruction | None) -> str | None:
         return None
     loc = source_location(module, inst)
     return str(loc) if loc is not None else None
+
+
+def _nearest_located(inst: Instruction) -> Instruction | None:
+    if "dbg" in inst.metadata or inst.parent is None:
+        return inst if "dbg" in inst.metadata else None
+    block = inst.parent.instructions
+    at = next(i for i, x in enumerate(block) if x is inst)
+    for other in (*reversed(block[:at]), *block[at + 1:]):
+        if "dbg" in other.metadata:
+            return other
+    return None
 
 
 _ATTACHMENTS = re.compile(r"(, ![-\w.]+ ![0-9]+)+$")
@@ -72,7 +89,10 @@ def format_error(module: Module | None, inst: Instruction | None, function: str,
     if hint:
         lines.append(f"hint: {hint}")
     if loc is None and inst is not None:
-        lines.append("note: no source line is known: compile with -g (or -gline-tables-only) to see it")
+        if module is not None and "llvm.dbg.cu" in module.named_metadata:
+            lines.append("note: the optimized code keeps no source line for this instruction")
+        else:
+            lines.append("note: no source line is known: compile with -g (or -gline-tables-only) to see it")
     return "\n".join(lines)
 
 

@@ -26,6 +26,7 @@ PARAMS = ("x", "y", "z")
 FUNCTIONS: dict[str, str] = {
     "sin": "sin", "cos": "cos", "exp": "exp", "log": "log", "sqrt": "sqrt", "pow": "pow",
     "powi": "powi", "copysign": "copysign", "sinh": "sinh", "cosh": "cosh", "trunc": "trunc",
+    "roundeven": "roundeven",
 }
 """Functions usable in rule expressions → the LLVM intrinsic (`llvm.NAME.<type>`)."""
 

@@ -68,6 +68,8 @@ TABLE: dict[str, Rule] = {
     "nearbyint": D("0"),
     "hypot": D("x / r", "y / r"),
     "fmod": D("1", "-trunc(x / y)"),
+    # remainder rounds the quotient to nearest, ties to even
+    "remainder": D("1", "-roundeven(x / y)"),
     "erf": D(f"{TWO_OVER_SQRT_PI} * exp(-x * x)"),
     "erfc": D(f"-{TWO_OVER_SQRT_PI} * exp(-x * x)"),
     "fma": D("y", "x", "1"),
