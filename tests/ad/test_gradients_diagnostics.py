@@ -38,6 +38,7 @@ CASES = {
     "float_bits_to_call": Case(DIAG / "float_bits_to_call.c", ("bits", "double", "i64")),
     "const_pointer_in_dup_struct": Case(DIAG / "const_pointer_in_dup_struct.c", ("without a shadow", "enzyme_dup")),
     "allocated_tape_too_small": Case(DIAG / "allocated_tape_too_small.c", ("tape", "4 bytes", "8 bytes")),
+    "struct_result_reverse": Case(DIAG / "struct_result_reverse.c", ("triple", "sret", "enzyme_dup")),
     "computed_goto": Case(DIAG / "computed_goto.c", ("computed goto", "switch")),
     "caught_exception": Case(DIAG / "caught_exception.cpp", ("exception", "caught", "try/catch")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark

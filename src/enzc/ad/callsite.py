@@ -32,6 +32,7 @@ from enzc.ir.values import ConstantExpr, ConstantInt, MetadataOperand, Value
 from enzc.ad.activity import ArgActivity, carries_float
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.synthesis import DerivativeCache, Signature, out_types
+from enzc.ad.type_offsets import parse_type_prefix
 
 REVERSE_MARK = "__enzyme_autodiff"
 FORWARD_MARK = "__enzyme_fwddiff"
@@ -148,7 +149,12 @@ class CallSiteLowering:
                 raise self._error(call, caller, "enzyme_width takes a constant number of tangents, in forward mode "
                                   "(__enzyme_fwddiff)", "write __enzyme_fwddiff((void *)f, enzyme_width, 2, x, dx1, dx2)")
             width, pos = count.value, pos + 2
-        for i, ptype in enumerate(fn.function_type.params):
+        params = list(enumerate(fn.function_type.params))
+        if _sret_type(fn, self.module) is not None:
+            values.extend(self._sret_memory(call, caller, fn, kind, sret, return_primal, width))
+            classes.append(ArgActivity.DUP)
+            params = params[1:]
+        for i, ptype in params:
             if pos >= len(args):
                 raise self._error(call, caller, f"too few arguments for '{fn.name}': parameter {i + 1} is missing")
             while pos < len(args) and self._marker_name(args[pos]) in MODIFIERS:
@@ -186,6 +192,35 @@ class CallSiteLowering:
         entry = EntryCall(call, fn, sig, values, sret, args[pos:])
         entry.return_primal = return_primal
         return entry
+
+    def _sret_memory(self, call: CallBase, caller: Function, fn: Function, kind: EntryKind, sret: Value | None,
+                     return_primal: bool, width: int) -> list[Value]:
+        """Where `fn`'s struct result (returned through its `sret` parameter) and its
+        tangents go: the entry call's own result memory holds [the result, then] the
+        tangents, one struct each, as a C struct of them lays them out; a result not
+        asked for goes to a stack slot."""
+        t = _sret_type(fn, self.module)
+        assert t is not None
+        if kind is not EntryKind.FORWARD:
+            raise self._error(call, caller, f"'{fn.name}' returns a struct through memory (sret): reverse mode "
+                              "cannot take its adjoint", "return the result through a pointer argument passed "
+                              "with enzyme_dup and its shadow holding the adjoint")
+        if sret is None:
+            raise self._error(call, caller, f"'{fn.name}' returns a struct through memory (sret), but the entry "
+                              "point does not", "declare __enzyme_fwddiff to return the struct type "
+                              "(with enzyme_primal_return: a struct of the result and its tangent)")
+        stride = self.derivatives.layout.alloc_size_of(t)
+        b = IRBuilder()
+        b.position_before(call)
+        if return_primal:
+            primal = sret
+        else:
+            with b.goto_entry_allocas():
+                primal = b.alloca(t, name="sret.primal")
+        first = 1 if return_primal else 0
+        shadows = [b.gep(I8, sret, [(first + k) * stride], "sret.tangent", inbounds=True) if first + k else sret
+                   for k in range(width)]
+        return [primal, *shadows]
 
     def _marker(self, v: Value) -> ArgActivity | None:
         name = self._marker_name(v)
@@ -466,6 +501,17 @@ def _function_of(v: Value) -> Function | None:
                 v = v.operand(0)
             case _:
                 return None
+    return None
+
+
+def _sret_type(fn: Function, module: Module) -> Type | None:
+    """The struct type `fn` returns through its first parameter (`sret(T)`), if it does."""
+    if not fn.args:
+        return None
+    for attr in fn.args[0].attrs:
+        if attr.startswith("sret("):
+            parsed = parse_type_prefix(attr, len("sret("), module.types)
+            return parsed[0] if parsed is not None else None
     return None
 
 

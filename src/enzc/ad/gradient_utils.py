@@ -324,7 +324,7 @@ class GradientUtils:
         if isinstance(v, Constant) and (g := base_global(v)) is not None:
             raise self.error(None, f"the global '{g.name}' is used as active memory but has no shadow",
                              "give it a shadow (!enzyme_shadow) or mark it inactive (__enzyme_inactive_global)")
-        if isinstance(v, Instruction) and _derived_from_null(v):
+        if isinstance(v, Instruction) and derived_from_null(v):
             return self.new_value(v)  # null + offset (an empty range's end): the shadow of null is null
         if not self.activity.has_shadow(v):
             raise self.error(v if isinstance(v, Instruction) else None,
@@ -589,7 +589,7 @@ def float_leaves(ty: Type, prefix: tuple[int, ...] = ()) -> list[tuple[tuple[int
     return []
 
 
-def _derived_from_null(v: Value) -> bool:
+def derived_from_null(v: Value) -> bool:
     """A pointer computed by address arithmetic from a null/undef/poison constant."""
     from enzc.ad.memory_facts import underlying_object
 

@@ -22,7 +22,7 @@ from enzc.ad.activity import carries_float
 from enzc.ad.call_derivatives import reverse_call
 from enzc.ad.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.complex_math import reverse_complex
-from enzc.ad.gradient_utils import GradientUtils
+from enzc.ad.gradient_utils import GradientUtils, derived_from_null
 from enzc.ad.custom import reverse_custom_call
 from enzc.ad.globals_shadow import base_global, is_inactive_global
 from enzc.ad.heap import reverse_allocation
@@ -256,7 +256,8 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
     """Forward-pass duties and sanity checks of a store (run before the reverse pass)."""
     act = gu.activity
     value, ptr = inst.value, inst.ptr
-    if act.has_shadow(value) and act.has_shadow(ptr):
+    pointer_with_shadow = act.has_shadow(value) or (isinstance(value, Instruction) and derived_from_null(value))
+    if pointer_with_shadow and act.has_shadow(ptr):
         sv, sp = gu.shadow(value), gu.shadow(ptr)
         nv = gu.new_value(inst)
         b = IRBuilder()
