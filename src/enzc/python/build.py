@@ -27,6 +27,8 @@ from enzc.diskcache import CACHE_ENV
 from enzc.errors import EnzcError
 from enzc.frontend.args import C_SUFFIXES, CXX_SUFFIXES, IR_SUFFIXES
 from enzc.frontend.toolchain import CLANG
+
+OPT = "opt-22"
 from enzc.python.shim import shim_source
 from enzc.python.signature import Signature, exported_signatures
 from enzc.python.wrappers import is_differentiable, wrapper_signatures, wrapper_source
@@ -74,9 +76,11 @@ def build(request: Request, workdir: Path, module_name: str) -> Built:
     """Build `request` into `workdir/<module_name><ext suffix>`."""
     sources, inputs = _stage_inputs(request, workdir)
     with ThreadPoolExecutor(max_workers=max(1, min(len(sources), os.cpu_count() or 1))) as pool:
-        bitcode = list(pool.map(lambda s: _frontend(request, workdir, s), sources))
-    signatures = _signatures([*bitcode, *(f for f in request.files
-                                          if Path(f).suffix in IR_SUFFIXES)])
+        compiled = list(pool.map(lambda n: _frontend(request, workdir, n, sources[n]),
+                                 range(len(sources))))
+    signatures = _signatures([*(full for full, _ in compiled),
+                              *(f for f in request.files if Path(f).suffix in IR_SUFFIXES)])
+    bitcode = [lines for _, lines in compiled]
     differentiable = [sig for sig in signatures if is_differentiable(sig)]
     callable_ = [(sig.name, sig) for sig in signatures if sig.unsupported is None]
     for sig in differentiable:
@@ -90,14 +94,14 @@ def build(request: Request, workdir: Path, module_name: str) -> Built:
     link_inputs = [*bitcode, *inputs, str(shim_object)]
     error = None
     if differentiable:
-        failure = _link(request, workdir, [*link_inputs, str(wrappers)], library, check=False)
+        failure = _link(request, workdir, [*link_inputs, *_as_c(wrappers)], library, check=False)
         if failure is not None:
             error = failure
             # Plain calls must still work: link without the wrappers. The shim's
             # references to them are satisfied by stubs that report the error.
             stubs = workdir / "enzc_stubs.c"
             stubs.write_text(_stub_source(differentiable))
-            _link(request, workdir, [*link_inputs, str(stubs)], library, check=True)
+            _link(request, workdir, [*link_inputs, *_as_c(stubs)], library, check=True)
     else:
         _link(request, workdir, link_inputs, library, check=True)
     return Built(library, signatures, [s.name for s in differentiable] if error is None else [],
@@ -117,14 +121,22 @@ def _stage_inputs(request: Request, workdir: Path) -> tuple[list[str], list[str]
     return sources, others
 
 
-def _frontend(request: Request, workdir: Path, source: str) -> str:
-    stem = f"{len(str(source))}-{abs(hash(source)) % 10**8}-{Path(source).stem}"
-    out = str(workdir / f"{stem}.bc")
+def _frontend(request: Request, workdir: Path, number: int, source: str) -> tuple[str, str]:
+    """Compile one source: (bitcode with full debug info, the same with line tables only).
+
+    The first gives the signatures; the second is linked. Variable-location records
+    are dropped from what is differentiated because the forward-mode AD stage can
+    leave a `#dbg_value` naming an erased value (invalid IR; reproducer:
+    tests/python/programs/bugs/fwd_dbg_badref.c); line tables keep file:line in
+    its diagnostics.
+    """
+    stem = f"{number}-{Path(source).stem}"
+    full, lines = str(workdir / f"{stem}.bc"), str(workdir / f"{stem}.lines.bc")
     cxx = Path(source).suffix in CXX_SUFFIXES
-    argv = [*_enzcc(cxx), *_user_flags(request), "-g", "-fPIC", "-c", "-emit-llvm",
-            "-MD", "-MF", str(workdir / f"{stem}.d"), source, "-o", out]
-    _run(argv, workdir)
-    return out
+    _run([*_enzcc(cxx), *_user_flags(request), "-g", "-fPIC", "-c", "-emit-llvm",
+          "-MD", "-MF", str(workdir / f"{stem}.d"), source, "-o", full], workdir)
+    _run([OPT, "-passes=strip-nonlinetable-debuginfo", full, "-o", lines], workdir)
+    return full, lines
 
 
 def _compile_shim(shim: Path, workdir: Path) -> Path:
@@ -144,6 +156,11 @@ def _link(request: Request, workdir: Path, inputs: list[str], library: Path,
     argv = [*_enzcc(request.cxx), *_user_flags(request), "-shared", "-fPIC", *inputs,
             "-lm", "-o", str(library)]
     return _run(argv, workdir, check=check)
+
+
+def _as_c(path: Path) -> list[str]:
+    """A generated C file on a link line that enzc++ may drive (which would take it as C++)."""
+    return ["-x", "c", str(path), "-x", "none"]
 
 
 def _run(argv: list[str], cwd: Path, check: bool = True) -> str | None:
