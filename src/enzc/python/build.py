@@ -202,9 +202,7 @@ def _signatures(modules: list[str]) -> list[Signature]:
 def _stub_source(signatures: list[Signature]) -> str:
     """Definitions for the wrapper symbols the shim names, never called (the Python
     side raises DifferentiationError first)."""
-    from enzc.python.wrappers import FWD_PREFIX, REV_PREFIX
-
-    names = [prefix + sig.name for sig in signatures for prefix in (REV_PREFIX, FWD_PREFIX)]
+    names = [wrapper.name for sig in signatures for wrapper in wrapper_signatures(sig)]
     return "".join(f"void {name}(void) {{ __builtin_trap(); }}\n" for name in names)
 
 

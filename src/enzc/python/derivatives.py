@@ -17,7 +17,7 @@ import numpy as np
 from enzc.python.binding import input_name, output_name, outputs
 from enzc.python.ctype import Pointer, Scalar
 from enzc.python.signature import Signature
-from enzc.python.wrappers import RESULT, Slot, slots
+from enzc.python.wrappers import RESULT, Slot, grad_slots, slots
 
 Wrapper = Callable[..., None]
 
@@ -25,9 +25,10 @@ Wrapper = Callable[..., None]
 class Call:
     """One wrapper call being assembled: primal arguments, boxes and shadows."""
 
-    def __init__(self, sig: Signature, args: Sequence[Any]) -> None:
+    def __init__(self, sig: Signature, args: Sequence[Any],
+                 call_slots: list[Slot] | None = None) -> None:
         self.sig = sig
-        self.slots = slots(sig)
+        self.slots = slots(sig) if call_slots is None else call_slots
         self.values: dict[str, Any] = {p.name: a for p, a in zip(sig.params, args)}
         self.shadows: dict[str, np.ndarray] = {}
         self.boxes: dict[str, np.ndarray] = {}
@@ -90,6 +91,20 @@ def reverse(sig: Signature, wrapper: Wrapper, args: Sequence[Any],
     for name in wrt:
         call.shadow(name)
     call.run(wrapper)
+    return call
+
+
+def gradient(sig: Signature, wrappers: Mapping[int | None, Wrapper], args: Sequence[Any],
+             wrt: Sequence[str]) -> Call:
+    """Run a grad wrapper: the result's adjoint is 1 and the result is not computed.
+    `wrappers` maps a parameter index to its own wrapper (None: all inputs active)."""
+    index = sig.param_index(wrt[0]) if len(wrt) == 1 else None
+    if index not in wrappers:
+        index = None
+    call = Call(sig, args, grad_slots(sig, index))
+    for name in wrt:
+        call.shadow(name)
+    call.run(wrappers[index])
     return call
 
 

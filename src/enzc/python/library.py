@@ -17,7 +17,8 @@ from enzc.python.build import CompileError, Request
 from enzc.python.cache import Entry, load_or_build
 from enzc.python.ctype import Scalar, describe
 from enzc.python.signature import Signature
-from enzc.python.wrappers import FWD_PREFIX, RESULT, REV_PREFIX
+from enzc.python.wrappers import (FWD_PREFIX, RESULT, REV_PREFIX, grad_prefix,
+                                  has_grad_wrapper, single_grad_params)
 
 _LOADED: dict[str, Library] = {}
 _LOCK = threading.Lock()
@@ -82,8 +83,12 @@ class Library:
             if sig.unsupported is not None:
                 self._unsupported[sig.name] = f"{sig.where}: {sig.unsupported}"
                 continue
-            derivs = ((getattr(module, REV_PREFIX + sig.name), getattr(module, FWD_PREFIX + sig.name))
-                      if sig.name in differentiable else None)
+            derivs = None
+            if sig.name in differentiable:
+                grads = {i: getattr(module, grad_prefix(i) + sig.name)
+                         for i in [None, *single_grad_params(sig)] if has_grad_wrapper(sig)}
+                derivs = (getattr(module, REV_PREFIX + sig.name),
+                          getattr(module, FWD_PREFIX + sig.name), grads)
             self._functions[sig.name] = Function(sig, getattr(module, sig.name), derivs, error)
             if not hasattr(type(self), sig.name):  # `lib.f` without a __getattr__ call
                 self.__dict__[sig.name] = self._functions[sig.name]
@@ -114,7 +119,7 @@ class Library:
 class Function:
     """A C function: call it like Python, take its derivatives with the methods below."""
 
-    def __init__(self, sig: Signature, call: Any, derivs: tuple[Any, Any] | None,
+    def __init__(self, sig: Signature, call: Any, derivs: tuple[Any, ...] | None,
                  error: str | None) -> None:
         self.signature = sig
         self.__name__ = sig.name
@@ -142,16 +147,16 @@ class Function:
     def grad(self, *args: Any, wrt: Any = None, **kwargs: Any) -> Any:
         """Gradient of the (floating) result w.r.t. `wrt`: one array or float per name
         (a single one when `wrt` is a name or position; default: the first floating
-        parameter), each shaped like its argument."""
-        return self.value_and_grad(*args, wrt=wrt, **kwargs)[1]
+        parameter), each shaped like its argument. The result itself is not computed."""
+        sig = self._check_scalar_result()
+        names, single = self._wrt(wrt)
+        call = derivatives.gradient(sig, self._derivatives()[2], bind(sig, args, kwargs), names)
+        grads = tuple(call.derivative(n) for n in names)
+        return grads[0] if single else grads
 
     def value_and_grad(self, *args: Any, wrt: Any = None, **kwargs: Any) -> tuple[Any, Any]:
         """`(result, grad)` from one call (reverse mode)."""
-        sig = self.signature
-        if not (isinstance(sig.result, Scalar) and sig.result.is_float):
-            raise TypeError(f"{sig.name}() does not return a floating-point scalar, so it has "
-                            "no gradient; use vjp(..., cotangents={...}) for outputs written "
-                            "through pointers")
+        sig = self._check_scalar_result()
         names, single = self._wrt(wrt)
         call = derivatives.reverse(sig, self._reverse(), bind(sig, args, kwargs),
                                    {RESULT: 1.0}, names)
@@ -198,6 +203,14 @@ class Function:
                                     bind(sig, args, kwargs), names[0],
                                     output_name(sig, of, "of"))
 
+    def _check_scalar_result(self) -> Signature:
+        sig = self.signature
+        if not (isinstance(sig.result, Scalar) and sig.result.is_float):
+            raise TypeError(f"{sig.name}() does not return a floating-point scalar, so it has "
+                            "no gradient; use vjp(..., cotangents={...}) for outputs written "
+                            "through pointers")
+        return sig
+
     def _wrt(self, wrt: Any) -> tuple[list[str], bool]:
         sig = self.signature
         if wrt is None:
@@ -218,7 +231,7 @@ class Function:
     def _forward(self) -> Any:
         return self._derivatives()[1]
 
-    def _derivatives(self) -> tuple[Any, Any]:
+    def _derivatives(self) -> tuple[Any, ...]:
         if self._derivs is not None:
             return self._derivs
         if self._error:

@@ -8,6 +8,15 @@ the user's code:
     { *ret = f(p1, ..., *p_a); }                                       // result stored
     void enzc_rev__f(...)   // __enzyme_autodiff(body, enzyme_dup, x, d_x, ...)
     void enzc_fwd__f(...)   // __enzyme_fwddiff(body, ...)
+    void enzc_grad__f(...)  // __enzyme_autodiff(f's result returned, seed 1)
+
+`enzc_grad__f` exists for functions with a floating result: reverse mode of a body
+that returns the result instead of storing it, so the primal result is never
+computed (as a C caller of __enzyme_autodiff gets it); `grad` uses it. A function
+with several floating arrays also gets `enzc_grad_<i>__f` per array parameter i,
+where that array alone is active: `grad(wrt="x")` then costs what the C call
+`__enzyme_autodiff(f, enzyme_dup, x, dx, enzyme_const, y, ...)` costs, with no
+shadow for y to allocate and accumulate.
 
 Every active value is passed through memory: floating scalars by pointer and the
 result through `ret`. Reverse mode then seeds the result's cotangent in `d_ret` and
@@ -28,6 +37,7 @@ RESULT = "return"
 """The name of a function's result among its outputs (`cotangents={"return": ...}`)."""
 REV_PREFIX = "enzc_rev__"
 FWD_PREFIX = "enzc_fwd__"
+GRAD_PREFIX = "enzc_grad__"
 _BODY_PREFIX = "enzc_body__"
 
 
@@ -63,17 +73,56 @@ def slots(sig: Signature) -> list[Slot]:
     return found
 
 
-def wrapper_signatures(sig: Signature) -> tuple[Signature, Signature]:
-    """The reverse and forward wrappers' own signatures (for the Python shim)."""
+def has_grad_wrapper(sig: Signature) -> bool:
+    return isinstance(sig.result, Scalar) and sig.result.is_float
+
+
+def grad_prefix(index: int | None) -> str:
+    """The grad wrapper's prefix: all inputs active (None) or only parameter `index`."""
+    return GRAD_PREFIX if index is None else f"enzc_grad_{index}__"
+
+
+def single_grad_params(sig: Signature) -> list[int]:
+    """Parameters with a grad wrapper of their own: the floating arrays, when a
+    function with a floating result has several."""
+    if not has_grad_wrapper(sig):
+        return []
+    arrays = [i for i, p in enumerate(sig.params) if isinstance(p.ctype, Pointer)
+              and p.ctype.element.is_float]
+    return arrays if len(arrays) > 1 else []
+
+
+def grad_slots(sig: Signature, index: int | None) -> list[Slot]:
+    """The grad wrapper's arguments: no result; with `index`, only that one active."""
+    found = [s for s in slots(sig) if s.name != RESULT]
+    if index is None:
+        return found
+    name = sig.params[index].name
+    return [Slot(s.name, s.ctype, s.name == name, s.boxed) for s in found]
+
+
+def wrapper_signatures(sig: Signature) -> list[Signature]:
+    """The reverse, forward (and grad) wrappers' own signatures (for the Python shim)."""
+    params = _wrapper_params(sig, slots(sig))
+    found = [Signature(REV_PREFIX + sig.name, tuple(params), None, sig.where),
+             Signature(FWD_PREFIX + sig.name, tuple(params), None, sig.where)]
+    if has_grad_wrapper(sig):
+        for index in [None, *single_grad_params(sig)]:
+            grad_params = _wrapper_params(sig, grad_slots(sig, index))
+            found.append(Signature(grad_prefix(index) + sig.name, tuple(grad_params), None,
+                                   sig.where))
+    return found
+
+
+def _wrapper_params(sig: Signature, wrapper_slots: list[Slot]) -> list[Param]:
     params: list[Param] = []
-    for slot in slots(sig):
+    for slot in wrapper_slots:
         ctype = _pointer(slot.ctype) if slot.boxed else slot.ctype
         written = slot.boxed or any(p.written for p in sig.params if p.name == slot.name)
         params.append(Param(slot.name, ctype, written))
         if slot.active:
             params.append(Param("d_" + slot.name, _pointer(slot.ctype), True))
-    return (Signature(REV_PREFIX + sig.name, tuple(params), None, sig.where),
-            Signature(FWD_PREFIX + sig.name, tuple(params), None, sig.where))
+    return params
 
 
 def wrapper_source(signatures: list[Signature]) -> str:
@@ -101,10 +150,27 @@ def _wrappers_of(sig: Signature) -> list[str]:
     lines = [f"{ret_decl} {sig.name}({decl_params});",
              f"static void {_BODY_PREFIX}{sig.name}({', '.join(body_params) or 'void'}) "
              f"{{ {call}; }}"]
+    body = f"{_BODY_PREFIX}{sig.name}"
+    lines += _entry_calls(sig, body, slots(sig), (REV_PREFIX, "__enzyme_autodiff"),
+                          (FWD_PREFIX, "__enzyme_fwddiff"))
+    if has_grad_wrapper(sig):
+        returning = f"{_BODY_PREFIX}ret_{sig.name}"
+        lines.append(f"static {ret_decl} {returning}({', '.join(body_params[:-1]) or 'void'}) "
+                     f"{{ return {sig.name}({call_args}); }}")
+        for index in [None, *single_grad_params(sig)]:
+            lines += _entry_calls(sig, returning, grad_slots(sig, index),
+                                  (grad_prefix(index), "__enzyme_autodiff"))
+    return [*lines, ""]
+
+
+def _entry_calls(sig: Signature, body: str, wrapper_slots: list[Slot],
+                 *kinds: tuple[str, str]) -> list[str]:
+    """A wrapper per (prefix, entry point) calling `body` through the entry point."""
     wrapper_params: list[str] = []
     entry_params = ["void *"]
-    entry_args = [f"(void *){_BODY_PREFIX}{sig.name}"]
-    for slot in slots(sig):
+    entry_args = [f"(void *){body}"]
+    lines = []
+    for slot in wrapper_slots:
         ctype = _pointer(slot.ctype) if slot.boxed else slot.ctype
         c_name = "enzc_ret" if slot.name == RESULT else slot.name
         wrapper_params.append(_decl(ctype, c_name))
@@ -114,12 +180,12 @@ def _wrappers_of(sig: Signature) -> list[str]:
             wrapper_params.append(_decl(_pointer(slot.ctype), "enzc_d_" + c_name))
             entry_params.append(_decl(_pointer(slot.ctype), ""))
             entry_args.append("enzc_d_" + c_name)
-    for prefix, entry in ((REV_PREFIX, "__enzyme_autodiff"), (FWD_PREFIX, "__enzyme_fwddiff")):
-        name = f"{entry}_enzc_{sig.name}"
+    for prefix, entry in kinds:
+        name = f"{entry}_{prefix}{sig.name}"
         lines += [f"void {name}({', '.join(entry_params)});",
                   f"void {prefix}{sig.name}({', '.join(wrapper_params)}) "
                   f"{{ {name}({', '.join(entry_args)}); }}"]
-    return [*lines, ""]
+    return lines
 
 
 def _active(ctype: object) -> bool:
