@@ -3,8 +3,9 @@
 - per-call overhead of `lib.f(a, b, n)` with two small arrays (and, for reference,
   the same call through ctypes, and `lib.f.grad`);
 - at n = 1e6: `lib.loss.grad` from Python over the same gradient called natively
-  in C (`native.c`, built by enzcc -shared and called in the same process; goal <= 1.05), and the same loss and gradient
-  in torch ops (eager) and in JAX (jit), when those are installed.
+  in C (`native.c`, built by enzcc -shared, called in the same process; goal
+  <= 1.05), and the same loss and gradient in torch ops (eager) and in JAX (jit),
+  when those are installed.
 
 Usage: .venv/bin/python -m benchmarks.python_api [--n 1000000] [--rounds 30]
 Times are minima over repeated calls (on a shared machine the minimum is the least

@@ -67,7 +67,8 @@ class _Operators:
     def __init__(self, the_plan: Plan, batch: tuple[int, ...]) -> None:
         self.plan, self.batch = the_plan, batch
         self.floating = [the_plan.is_floating(p) for p in the_plan.inputs]
-        tensors = [f or isinstance(p.ctype, Pointer) for f, p in zip(self.floating, the_plan.inputs)]
+        tensors = [f or isinstance(p.ctype, Pointer)
+                   for f, p in zip(self.floating, the_plan.inputs)]
         serial = next(_SERIAL)
         base = f"enzc::{the_plan.fn.signature.name}_{serial}"
         operands = ", ".join(f"{'Tensor' if t else 'SymInt'} a{i}" for i, t in enumerate(tensors))

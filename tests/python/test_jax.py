@@ -8,10 +8,10 @@ import pytest
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
+from conftest import PROGRAMS  # noqa: E402
+
 import enzc  # noqa: E402
 import enzc.jax  # noqa: E402
-
-from conftest import PROGRAMS  # noqa: E402
 
 TOL = dict(rtol=2e-5, atol=2e-6)
 
@@ -74,5 +74,6 @@ def test_vmap_and_two_outputs(lib32):
     np.testing.assert_allclose(r, jnp.hypot(pairs[..., 0], pairs[..., 1]), **TOL)
     np.testing.assert_allclose(theta, jnp.arctan2(pairs[..., 1], pairs[..., 0]), **TOL)
     g = jax.jit(jax.grad(lambda v: jnp.sum(polar(v, 4)[1] * polar(v, 4)[0])))(xy[0])
-    w = jax.grad(lambda v: jnp.sum(jnp.arctan2(v[1::2], v[::2]) * jnp.hypot(v[::2], v[1::2])))(xy[0])
+    w = jax.grad(lambda v: jnp.sum(jnp.arctan2(v[1::2], v[::2])
+                                   * jnp.hypot(v[::2], v[1::2])))(xy[0])
     np.testing.assert_allclose(g, w, **TOL)

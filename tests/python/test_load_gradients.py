@@ -9,9 +9,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from numeric import as64, jacobian_fd
 from conftest import PROGRAMS
+from numeric import as64, jacobian_fd
 
 TOLERANCE = {"double": dict(rtol=1e-5, atol=1e-6), "float": dict(rtol=1e-3, atol=1e-4)}
 
@@ -190,8 +189,8 @@ def test_static_library_helper(enzc_cache, tmp_path):
     import enzc
 
     enzcc = str(Path(sys.executable).parent / "enzcc")
-    subprocess.run([enzcc, "-O2", "-c", str(PROGRAMS / "helper.c"), "-o", str(tmp_path / "helper.o")],
-                   check=True)
+    subprocess.run([enzcc, "-O2", "-c", str(PROGRAMS / "helper.c"),
+                    "-o", str(tmp_path / "helper.o")], check=True)
     subprocess.run(["llvm-ar-22", "rcs", str(tmp_path / "libhelper.a"), str(tmp_path / "helper.o")],
                    check=True)
     lib = enzc.load(files=[PROGRAMS / "uses_helper.c", tmp_path / "libhelper.a"])

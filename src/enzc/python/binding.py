@@ -67,7 +67,8 @@ def input_name(sig: Signature, key: str | int, what: str) -> str:
 
 def output_name(sig: Signature, key: str | int, what: str) -> str:
     """An output selection: RESULT or a written floating array (name or position)."""
-    if isinstance(key, int) and not isinstance(key, bool) and -len(sig.params) <= key < len(sig.params):
+    count = len(sig.params)
+    if isinstance(key, int) and not isinstance(key, bool) and -count <= key < count:
         key = sig.params[key].name
     allowed = outputs(sig)
     if key not in allowed:

@@ -27,11 +27,11 @@ from enzc.diskcache import CACHE_ENV
 from enzc.errors import EnzcError
 from enzc.frontend.args import C_SUFFIXES, CXX_SUFFIXES, IR_SUFFIXES
 from enzc.frontend.toolchain import CLANG
-
-OPT = "opt-22"
 from enzc.python.shim import shim_source
 from enzc.python.signature import Signature, exported_signatures
 from enzc.python.wrappers import is_differentiable, wrapper_signatures, wrapper_source
+
+OPT = "opt-22"
 
 TOOL_RUNS = [0]
 """How many compiler processes this process started (a second `load` of cached code

@@ -18,15 +18,22 @@ import os
 import shutil
 import sys
 import sysconfig
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import enzc
-from enzc.diskcache import (cache_root, digest, enzc_fingerprint, file_digest, publish_dir,
-                            remove_entry, staging_dir)
+from enzc.diskcache import (
+    cache_root,
+    digest,
+    enzc_fingerprint,
+    file_digest,
+    publish_dir,
+    remove_entry,
+    staging_dir,
+)
 from enzc.frontend.toolchain import CLANG
 from enzc.python.build import Built, Request, build
 from enzc.python.ctype import CType, Pointer, Scalar, Unsupported

@@ -17,8 +17,14 @@ from enzc.python.build import CompileError, Request
 from enzc.python.cache import Entry, load_or_build
 from enzc.python.ctype import Scalar, describe
 from enzc.python.signature import Signature
-from enzc.python.wrappers import (FWD_PREFIX, RESULT, REV_PREFIX, grad_prefix,
-                                  has_grad_wrapper, single_grad_params)
+from enzc.python.wrappers import (
+    FWD_PREFIX,
+    RESULT,
+    REV_PREFIX,
+    grad_prefix,
+    has_grad_wrapper,
+    single_grad_params,
+)
 
 _LOADED: dict[str, Library] = {}
 _LOCK = threading.Lock()
