@@ -9,8 +9,9 @@
    objects and static libraries are merged, optimized and differentiated together.
 
 If step 4 fails only because of the wrappers (the AD stage cannot differentiate a
-function), the library is linked again without them: plain calls work and the
-derivative methods raise `DifferentiationError` with enzcc's diagnostics.
+function), bisection finds the functions at fault and the library is linked with
+the others' wrappers: plain calls all work, and the derivative methods of those
+functions raise `DifferentiationError` with enzcc's diagnostics.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import os
 import subprocess
 import sys
 import sysconfig
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,8 +68,8 @@ class Built:
     signatures: list[Signature]
     differentiable: list[str]
     """Names of the functions that have derivative wrappers."""
-    derivative_error: str | None
-    """enzcc's diagnostics when the wrappers could not be built."""
+    derivative_errors: dict[str, str]
+    """enzcc's diagnostics for each function the AD stage could not differentiate."""
     dependencies: list[str] = field(default_factory=list)
     """Headers the sources included (absolute paths)."""
 
@@ -89,28 +91,63 @@ def build(request: Request, workdir: Path, module_name: str) -> Built:
     shim.write_text(shim_source(module_name, callable_))
     shim_object = _compile_shim(shim, workdir)
     library = workdir / (module_name + sysconfig.get_config_var("EXT_SUFFIX"))
-    wrappers = workdir / "enzc_wrappers.c"
-    wrappers.write_text(wrapper_source(differentiable))
     link_inputs = [*bitcode, *inputs, str(shim_object)]
-    error = None
-    if differentiable:
-        failure = _link(request, workdir, [*link_inputs, *_as_c(wrappers)], library, check=False)
-        if failure is not None:
-            error = failure
-            # Plain calls must still work: link without the wrappers. The shim's
-            # references to them are satisfied by stubs that report the error.
-            stubs = workdir / "enzc_stubs.c"
-            stubs.write_text(_stub_source(differentiable))
-            _link(request, workdir, [*link_inputs, *_as_c(stubs)], library, check=True)
+    good, errors = _link_with_wrappers(request, workdir, link_inputs, library, differentiable)
+    return Built(library, signatures, good, errors,
+                 _dependencies(workdir, [Path(s) for s in sources]))
+
+
+def _link_with_wrappers(request: Request, workdir: Path, link_inputs: list[str], library: Path,
+                        differentiable: list[Signature]) -> tuple[list[str], dict[str, str]]:
+    """Link with every function's derivative wrappers; if the AD stage rejects some,
+    find which by bisection and link the others' wrappers only (the rejected ones get
+    stubs, their methods raise DifferentiationError with enzcc's diagnostics).
+    Returns (names with derivatives, {name: diagnostics})."""
+    trials = iter(range(1 << 30))
+
+    def link(with_wrappers: list[Signature], check: bool = False) -> str | None:
+        n = next(trials)
+        wrappers, stubs = workdir / f"enzc_wrappers{n}.c", workdir / f"enzc_stubs{n}.c"
+        wrappers.write_text(wrapper_source(with_wrappers))
+        stubs.write_text(_stub_source([s for s in differentiable if s not in with_wrappers]))
+        return _link(request, workdir, [*link_inputs, *_as_c(wrappers), *_as_c(stubs)],
+                     library, check=check)
+
+    failure = link(differentiable)
+    if failure is None:
+        return [s.name for s in differentiable], {}
+    link([], check=True)  # without any wrapper it must build: else a plain CompileError
+    good, errors = _bisect(link, differentiable, failure)
+    if good:
+        link(good, check=True)
     else:
-        _link(request, workdir, link_inputs, library, check=True)
-    return Built(library, signatures, [s.name for s in differentiable] if error is None else [],
-                 error, _dependencies(workdir, [Path(s) for s in sources]))
+        link([], check=True)
+    return [s.name for s in good], errors
+
+
+def _bisect(link: Callable[[list[Signature]], str | None], failing: list[Signature],
+            failure: str) -> tuple[list[Signature], dict[str, str]]:
+    """Split a failing set of functions until each failure is pinned to one."""
+    if len(failing) == 1:
+        return [], {failing[0].name: failure}
+    good: list[Signature] = []
+    errors: dict[str, str] = {}
+    half = len(failing) // 2
+    for part in (failing[:half], failing[half:]):
+        part_failure = link(part)
+        if part_failure is None:
+            good += part
+        else:
+            part_good, part_errors = _bisect(link, part, part_failure)
+            good += part_good
+            errors.update(part_errors)
+    return good, errors
 
 
 def _stage_inputs(request: Request, workdir: Path) -> tuple[list[str], list[str]]:
     """(sources to compile, other link inputs); source text becomes a file in workdir."""
-    sources, others = [], []
+    sources: list[str] = []
+    others: list[str] = []
     if request.source is not None:
         name = "source.cpp" if request.lang == "c++" else "source.c"
         (workdir / name).write_text(request.source)

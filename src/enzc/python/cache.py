@@ -39,7 +39,7 @@ from enzc.python.build import Built, Request, build
 from enzc.python.ctype import CType, Pointer, Scalar, Unsupported
 from enzc.python.signature import Param, Signature
 
-FORMAT = 1
+FORMAT = 2
 _MANIFEST = "manifest.json"
 
 
@@ -50,7 +50,7 @@ class Stats:
     hits: int = 0
     builds: int = 0
     corrupt: int = 0
-    """Entries found damaged and rebuilt."""
+    """Entries found damaged (or stale: an included header changed) and rebuilt."""
 
 
 STATS = Stats()
@@ -140,7 +140,7 @@ def _manifest(built: Built, library: Path) -> dict[str, Any]:
     return {"format": FORMAT, "library": library.name, "sha256": file_digest(library),
             "signatures": [_encode_signature(s) for s in built.signatures],
             "differentiable": built.differentiable,
-            "derivative_error": built.derivative_error,
+            "derivative_errors": built.derivative_errors,
             "dependencies": {p: file_digest(p) for p in built.dependencies if os.path.exists(p)}}
 
 

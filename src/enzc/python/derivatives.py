@@ -83,7 +83,7 @@ class Call:
 
 
 def reverse(sig: Signature, wrapper: Wrapper, args: Sequence[Any],
-            cotangents: Mapping[str | int, Any], wrt: Sequence[str]) -> Call:
+            cotangents: Mapping[Any, Any], wrt: Sequence[str]) -> Call:
     """Run the reverse wrapper with the given output cotangents."""
     call = Call(sig, args)
     for key, value in cotangents.items():
@@ -109,7 +109,7 @@ def gradient(sig: Signature, wrappers: Mapping[int | None, Wrapper], args: Seque
 
 
 def forward(sig: Signature, wrapper: Wrapper, args: Sequence[Any],
-            tangents: Mapping[str | int, Any]) -> Call:
+            tangents: Mapping[Any, Any]) -> Call:
     """Run the forward wrapper with the given input tangents."""
     call = Call(sig, args)
     for key, value in tangents.items():

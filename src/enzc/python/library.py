@@ -84,7 +84,7 @@ class Library:
         self._functions: dict[str, Function] = {}
         self._unsupported: dict[str, str] = {}
         differentiable = set(entry.manifest["differentiable"])
-        error = entry.manifest["derivative_error"]
+        errors = entry.manifest["derivative_errors"]
         for sig in entry.signatures:
             if sig.unsupported is not None:
                 self._unsupported[sig.name] = f"{sig.where}: {sig.unsupported}"
@@ -95,7 +95,8 @@ class Library:
                          for i in [None, *single_grad_params(sig)] if has_grad_wrapper(sig)}
                 derivs = (getattr(module, REV_PREFIX + sig.name),
                           getattr(module, FWD_PREFIX + sig.name), grads)
-            self._functions[sig.name] = Function(sig, getattr(module, sig.name), derivs, error)
+            self._functions[sig.name] = Function(sig, getattr(module, sig.name), derivs,
+                                                 errors.get(sig.name))
             if not hasattr(type(self), sig.name):  # `lib.f` without a __getattr__ call
                 self.__dict__[sig.name] = self._functions[sig.name]
 
@@ -169,7 +170,7 @@ class Function:
         grads = tuple(call.derivative(n) for n in names)
         return call.value(), grads[0] if single else grads
 
-    def vjp(self, *args: Any, cotangents: Mapping[str | int, Any], wrt: Any = None,
+    def vjp(self, *args: Any, cotangents: Mapping[Any, Any], wrt: Any = None,
             **kwargs: Any) -> Any:
         """Vector-Jacobian product: the adjoints of `wrt` for the given cotangents of
         outputs (floating arrays C writes, by name, and the result as 'return')."""
@@ -182,7 +183,7 @@ class Function:
         grads = tuple(call.derivative(n) for n in names)
         return grads[0] if single else grads
 
-    def jvp(self, *args: Any, tangents: Mapping[str | int, Any], **kwargs: Any) -> dict[str, Any]:
+    def jvp(self, *args: Any, tangents: Mapping[Any, Any], **kwargs: Any) -> dict[str, Any]:
         """Jacobian-vector product (forward mode): {output name: tangent} for the given
         input tangents (inputs without one have tangent zero)."""
         if not isinstance(tangents, Mapping):
@@ -241,7 +242,7 @@ class Function:
         if self._derivs is not None:
             return self._derivs
         if self._error:
-            raise DifferentiationError(f"enzc cannot differentiate the functions of this "
-                                       f"library:\n{self._error}")
+            raise DifferentiationError(f"enzc cannot differentiate {self.signature.name}():\n"
+                                       f"{self._error}")
         raise DifferentiationError(f"{self.signature.name}() has no floating-point input "
                                    "and output to differentiate")

@@ -64,7 +64,7 @@ def exported_signatures(module: Module) -> list[Signature]:
         if fn.is_declaration or fn.linkage in ("internal", "private"):
             continue
         sp = reader.node(fn.metadata.get("dbg"))
-        if sp is None or sp.kind != "DISubprogram":
+        if not isinstance(sp, MDSpecialized) or sp.kind != "DISubprogram":
             continue
         if unquote(sp.get("name") or "") != fn.name:  # a mangled C++ name
             continue
@@ -106,7 +106,7 @@ class _DebugInfo:
             result = Unsupported(f"a pointer ({result.spelled} *)")
         file = self.field(sp, "file")
         filename = unquote(file.get("filename") or "") if isinstance(file, MDSpecialized) else "?"
-        return Signature(fn.name, tuple(params), result, f"{filename}:{sp.get('line') or '?'}")
+        return Signature(fn.name or "", tuple(params), result, f"{filename}:{sp.get('line') or '?'}")
 
     def _param_names(self, sp: MDSpecialized) -> dict[int, str]:
         nodes = self.field(sp, "retainedNodes")

@@ -67,7 +67,8 @@ def is_differentiable(sig: Signature) -> bool:
 def slots(sig: Signature) -> list[Slot]:
     """The arguments of `sig`'s wrappers in order: its parameters, then the result."""
     found = [Slot(p.name, p.ctype, _active(p.ctype), isinstance(p.ctype, Scalar)
-                  and _active(p.ctype)) for p in sig.params]
+                  and _active(p.ctype)) for p in sig.params
+             if isinstance(p.ctype, (Scalar, Pointer))]
     if isinstance(sig.result, Scalar):
         found.append(Slot(RESULT, sig.result, sig.result.is_float, True))
     return found
@@ -140,8 +141,8 @@ def _wrappers_of(sig: Signature) -> list[str]:
     result = sig.result if isinstance(sig.result, Scalar) else None
     decl_params = ", ".join(_decl(p.ctype, "") for p in params) or "void"
     ret_decl = result.c_decl if result else "void"
-    body_params = [_decl(_pointer(p.ctype) if _boxed(p.ctype) else p.ctype, p.name)
-                   for p in params]
+    body_params = [_decl(_pointer(p.ctype) if isinstance(p.ctype, Scalar) and _boxed(p.ctype)
+                         else p.ctype, p.name) for p in params]
     call_args = ", ".join(("*" if _boxed(p.ctype) else "") + p.name for p in params)
     call = f"{sig.name}({call_args})"
     if result is not None:
