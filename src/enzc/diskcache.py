@@ -21,10 +21,10 @@ CACHE_ENV = "ENZC_CACHE"
 
 
 def cache_root() -> Path:
-    """The cache directory (not created here)."""
+    """The cache directory, absolute (not created here)."""
     explicit = os.environ.get(CACHE_ENV)
     if explicit:
-        return Path(explicit)
+        return Path(os.path.abspath(os.path.expanduser(explicit)))
     xdg = os.environ.get("XDG_CACHE_HOME")
     base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
     return base / "enzc"

@@ -14,9 +14,9 @@ the user's code:
 that returns the result instead of storing it, so the primal result is never
 computed (as a C caller of __enzyme_autodiff gets it); `grad` uses it. A function
 with several floating arrays also gets `enzc_grad_<i>__f` per array parameter i,
-where that array alone is active: `grad(wrt="x")` then costs what the C call
-`__enzyme_autodiff(f, enzyme_dup, x, dx, enzyme_const, y, ...)` costs, with no
-shadow for y to allocate and accumulate.
+where that array (and any array the C code writes) alone is active: `grad(wrt="x")`
+then costs what the C call `__enzyme_autodiff(f, enzyme_dup, x, dx, enzyme_const,
+y, ...)` costs, with no shadow for a read-only y to allocate and accumulate.
 
 Every active value is passed through memory: floating scalars by pointer and the
 result through `ret`. Reverse mode then seeds the result's cotangent in `d_ret` and
@@ -94,12 +94,15 @@ def single_grad_params(sig: Signature) -> list[int]:
 
 
 def grad_slots(sig: Signature, index: int | None) -> list[Slot]:
-    """The grad wrapper's arguments: no result; with `index`, only that one active."""
+    """The grad wrapper's arguments: no result; with `index`, only that array and the
+    arrays the C code writes are active. A written array (an output or scratch buffer
+    the function reads back) must keep its shadow: made constant, the derivatives
+    flowing through its memory would be lost, a silently wrong gradient."""
     found = [s for s in slots(sig) if s.name != RESULT]
     if index is None:
         return found
-    name = sig.params[index].name
-    return [Slot(s.name, s.ctype, s.name == name, s.boxed) for s in found]
+    keep = {sig.params[index].name} | {p.name for p in sig.params if p.written}
+    return [Slot(s.name, s.ctype, s.active and s.name in keep, s.boxed) for s in found]
 
 
 def wrapper_signatures(sig: Signature) -> list[Signature]:

@@ -133,3 +133,14 @@ int clip_count(const REAL *x, REAL *out, int n, REAL lo, REAL hi) {
 static int counter;
 /* not differentiable: integers only */
 int bump(int by) { return counter += by; }
+
+/* a scratch buffer the caller passes, written and read back: its memory carries the
+ * derivative from x to the result, so it must stay active even in grad(wrt="x") */
+REAL scratch_weighted(const REAL *x, REAL *tmp, const REAL *w, int n) {
+    for (int i = 0; i < n; i++)
+        tmp[i] = sin(x[i]) * w[i];
+    REAL s = 0;
+    for (int i = 0; i < n; i++)
+        s += tmp[i] * tmp[(i + 1) % n];
+    return s;
+}
