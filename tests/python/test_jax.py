@@ -8,7 +8,7 @@ import pytest
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
-from conftest import PROGRAMS  # noqa: E402
+from conftest import PROGRAMS, load_cached  # noqa: E402
 
 import enzc  # noqa: E402
 import enzc.jax  # noqa: E402
@@ -18,7 +18,7 @@ TOL = dict(rtol=2e-5, atol=2e-6)
 
 @pytest.fixture(scope="module")
 def lib32(enzc_cache):
-    return enzc.load(files=[PROGRAMS / "functions.c"], flags=["-DREAL=float"])
+    return load_cached(enzc_cache, files=[PROGRAMS / "functions.c"], flags=["-DREAL=float"])
 
 
 def test_grad_under_jit_matches_jax_numpy(lib32):

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import enzc
+from conftest import load_cached
 
 SOURCE = r"""
 #include <stdbool.h>
@@ -35,7 +36,7 @@ float halve(float v) { return v / 2; }
 
 @pytest.fixture(scope="module")
 def lib(enzc_cache):
-    return enzc.load(SOURCE)
+    return load_cached(enzc_cache, SOURCE)
 
 
 def test_calls_release_the_gil(lib):

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import enzc
+from conftest import load_cached
 
 SOURCE = """
 #include <math.h>
@@ -29,7 +30,7 @@ int count(int n) { return n + 1; }
 
 @pytest.fixture(scope="module")
 def lib(enzc_cache):
-    return enzc.load(SOURCE)
+    return load_cached(enzc_cache, SOURCE)
 
 
 def lib_entries(cache: Path) -> list[Path]:
