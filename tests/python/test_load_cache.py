@@ -125,16 +125,16 @@ PROGRAM = textwrap.dedent("""
 def test_enzcc_reuses_ad_results(tmp_path, monkeypatch):
     """With ENZC_CACHE the AD stage of an unchanged module runs once; a damaged entry
     is recomputed."""
-    from enzc.frontend import ad_cache, run
+    from enzc.frontend import middle, run
 
     calls = []
-    real_stage = ad_cache.run_ad_stage
+    real_stage = middle.run_ad_stage
 
     def spy(text, options):
         calls.append(1)
         return real_stage(text, options)
 
-    monkeypatch.setattr(ad_cache, "run_ad_stage", spy)
+    monkeypatch.setattr(middle, "run_ad_stage", spy)
     source = tmp_path / "cube.c"
     source.write_text(PROGRAM)
     monkeypatch.setenv("ENZC_CACHE", str(tmp_path / "cache"))

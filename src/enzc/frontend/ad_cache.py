@@ -13,25 +13,28 @@ from __future__ import annotations
 import hashlib
 import os
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
-from enzc.ad import ADOptions, run_ad_stage
+from enzc.ad import ADOptions
 from enzc.diskcache import CACHE_ENV, digest, enzc_fingerprint, remove_entry, write_file_atomic
 
 _MAGIC = b"enzc-ad-cache 1 "
 
 
-def differentiate(text: str, options: ADOptions, cache_dir: str | None) -> str:
-    """`run_ad_stage(text, options)`, through the cache when one is configured."""
+def differentiate(stage: Callable[[str, ADOptions], str], text: str, options: ADOptions,
+                  cache_dir: str | None) -> str:
+    """`stage(text, options)` (the AD stage, `enzc.ad.run_ad_stage`), through the cache
+    when one is configured."""
     directory = cache_dir or os.environ.get(CACHE_ENV)
     if not directory or options.print_activity or options.print_gradient or options.print_cache:
-        return run_ad_stage(text, options)
+        return stage(text, options)
     key = digest("enzcc-ad", enzc_fingerprint(), repr(options), text)
     path = Path(directory) / "ad" / key[:2] / f"{key}.ll.z"
     cached = _read(path)
     if cached is not None:
         return cached
-    result = run_ad_stage(text, options)
+    result = stage(text, options)
     payload = zlib.compress(result.encode(), 1)
     try:
         write_file_atomic(path, _MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n"

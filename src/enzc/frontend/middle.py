@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from enzc.ad import ENTRY_POINT_MARK
+from enzc.ad import ENTRY_POINT_MARK, run_ad_stage
 from enzc.errors import EnzcError
 from enzc.frontend import ad_cache
 from enzc.frontend.passes import run_ad_cleanup, run_o2_star
@@ -65,7 +65,8 @@ def differentiate(session: Session, module: ModuleRef, stem: str, label: str) ->
     with session.times.stage("print"):
         text = str(module)
     with session.times.stage("AD"):
-        result = ad_cache.differentiate(text, session.inv.enzc.ad, session.inv.enzc.cache)
+        result = ad_cache.differentiate(run_ad_stage, text, session.inv.enzc.ad,
+                                        session.inv.enzc.cache)
     if result == text:
         return Lowered(module, None)
     session.keep_text(f"{stem}.post-ad.ll", result)
