@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -78,11 +79,20 @@ def test_concurrent_loads_of_new_code_both_succeed(tmp_path):
     assert list((tmp_path / "tmp").iterdir()) == []  # the loser's copy is gone too
 
 
-@pytest.mark.parametrize("damage", ["truncate_library", "garble_manifest", "remove_library"])
-def test_damaged_entry_is_rebuilt(tmp_path, damage):
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A cache holding one entry, copied by each damage test."""
+    cache = tmp_path_factory.mktemp("pristine")
     source = fresh_source()
-    load_in_new_process(tmp_path, source)
-    [entry] = list((tmp_path / "lib").glob("*/*"))
+    load_in_new_process(cache, source)
+    return cache, source
+
+
+@pytest.mark.parametrize("damage", ["truncate_library", "garble_manifest", "remove_library"])
+def test_damaged_entry_is_rebuilt(tmp_path, built_once, damage):
+    cache = tmp_path / "cache"
+    shutil.copytree(built_once[0], cache)
+    [entry] = list((cache / "lib").glob("*/*"))
     [library] = list(entry.glob("*.so"))
     if damage == "truncate_library":
         library.write_bytes(library.read_bytes()[:4096])
@@ -90,10 +100,10 @@ def test_damaged_entry_is_rebuilt(tmp_path, damage):
         (entry / "manifest.json").write_text('{"format": 1, "libr')
     else:
         library.unlink()
-    again = load_in_new_process(tmp_path, source)
+    again = load_in_new_process(cache, built_once[1])
     assert again["corrupt"] == 1 and again["builds"] == 1
     np.testing.assert_allclose(again["grad"], expected_grad(np.linspace(0.5, 1.5, 4)))
-    assert load_in_new_process(tmp_path, source)["builds"] == 0
+    assert load_in_new_process(cache, built_once[1])["builds"] == 0
 
 
 def test_edited_header_is_a_miss(tmp_path):
