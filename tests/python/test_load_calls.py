@@ -7,8 +7,6 @@ import threading
 
 import numpy as np
 import pytest
-
-import enzc
 from conftest import load_cached
 
 SOURCE = r"""

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import load_cached
 
 import enzc
-from conftest import load_cached
 
 SOURCE = """
 #include <math.h>

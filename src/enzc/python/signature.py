@@ -106,7 +106,8 @@ class _DebugInfo:
             result = Unsupported(f"a pointer ({result.spelled} *)")
         file = self.field(sp, "file")
         filename = unquote(file.get("filename") or "") if isinstance(file, MDSpecialized) else "?"
-        return Signature(fn.name or "", tuple(params), result, f"{filename}:{sp.get('line') or '?'}")
+        where = f"{filename}:{sp.get('line') or '?'}"
+        return Signature(fn.name or "", tuple(params), result, where)
 
     def _param_names(self, sp: MDSpecialized) -> dict[int, str]:
         nodes = self.field(sp, "retainedNodes")
