@@ -3,16 +3,22 @@
 Every test builds into its own pytest `tmp_path`, so tests share no files and run
 safely under `pytest -n 2` (xdist). The drivers are the ones `scripts/setup.sh`
 installs into .venv/bin.
+
+Every enzcc run of these tests verifies the AD stage's output with enzc.ir's verifier
+(ENZC_VERIFY=1, like --enzc-verify; about 5% of a build's time), so a malformed
+derivative fails with the function and instruction at fault.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+os.environ.setdefault("ENZC_VERIFY", "1")
 
 from gradcheck import ENZCC, ENZCXX  # noqa: E402
 

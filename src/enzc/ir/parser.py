@@ -40,6 +40,24 @@ _MD_RUN = re.compile(r"(?:![^\n]*(?:\n|\Z)(?:([ \t]+[^\s;][^\n]*(?:\n|\Z)))*)+")
 """A run of metadata lines; group 1 is set if some line continues on an indented one."""
 
 
+_BRACE_OR_STRING = re.compile(r'"[^"]*"|[{}]')
+
+
+def _attribute_group_end(text: str, pos: int, eol: int) -> int:
+    """End of the attribute group starting at `pos`: its line, or, when LLVM-accepted
+    line breaks split it, the line holding its closing `}`."""
+    depth = 0
+    for m in _BRACE_OR_STRING.finditer(text, pos):
+        token = m.group()
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            depth -= 1
+            if depth == 0:
+                return max(eol, m.end()) if m.end() <= eol else m.end()
+    return eol
+
+
 def _join_continuations(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Indented lines continue the metadata definition above them."""
     out: list[tuple[int, str]] = []
@@ -161,8 +179,14 @@ class _ModuleReader:
                 continue
             elif c == "a" and text.startswith("attributes", pos):
                 self._close_entity()
-                self.attr_lines.append((lineno, text[pos:eol].rstrip()))
-                pieces.append("")
+                end = _attribute_group_end(text, pos, eol)
+                lines = text.count("\n", pos, end)
+                self.attr_lines.append((lineno, " ".join(text[pos:end].split("\n")).rstrip()))
+                pieces.extend([""] * (lines + 1))
+                if lines:
+                    lineno += lines
+                    eol = text.find("\n", end) if end < n else n
+                    eol = n if eol < 0 else eol
             elif c in "stm" and (m := _HEADER_LINE.match(text[pos:eol].rstrip())):
                 self._close_entity()
                 self._header_line(m)
@@ -336,6 +360,9 @@ def _parse_body(module: Module, fn: Function, body: str, arg_names: list[str | N
             with _gc_paused():
                 engine.parse(body, "body")
                 return builder.finish_body(len(body))
+        except RecursionError:
+            builder.abandon_body()
+            raise IRParseError(filename, brace_line, brace_column, TOO_DEEP) from None
         except (SyntaxProblem, BuildError) as e:
             builder.abandon_body()
             line, column = position(body, e.pos)
@@ -344,7 +371,13 @@ def _parse_body(module: Module, fn: Function, body: str, arg_names: list[str | N
             raise IRParseError(filename, brace_line + line - 1, column, e.message) from None
 
 
+TOO_DEEP = "types, constants or metadata nested too deeply for enzc"
+
+
 def parse_module(text: str, *, filename: str = "<stdin>", lazy: bool = True) -> Module:
     """Parse a module's text. With `lazy`, function bodies are parsed on first access."""
     with _lock, _gc_paused():
-        return _ModuleReader(text, filename).parse(lazy)
+        try:
+            return _ModuleReader(text, filename).parse(lazy)
+        except RecursionError:  # enzc's model is recursive; LLVM's limit is its C++ stack
+            raise IRParseError(filename, 1, 1, TOO_DEEP) from None

@@ -41,6 +41,15 @@ _DEF = re.compile(r"!([-a-zA-Z$._0-9\\]+)[ \t]*=[ \t]*(distinct[ \t]+)?")
 _INT_VALUE = re.compile(r"i([0-9]+)[ \t]+(-?[0-9]+|true|false)\Z")
 _GLOBAL_VALUE = re.compile(r'ptr[ \t]+@([-a-zA-Z$._0-9]+|"[^"]*")\Z')
 
+_TYPED_VALUE = re.compile(
+    r"(?:i\d+|ptr(?: addrspace\(\d+\))?|half|bfloat|float|double|fp128|x86_fp80|ppc_fp128"
+    r"|<[^<>]*>|\[[^\[\]]*\]|\{[^{}]*\}|%[-\w$.]+)[ \t]+"
+    r'(?:-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|0x[0-9A-Fa-fKLMHR][0-9A-Fa-f]*|[@%][-\w$.]+'
+    r'|[@%]"[^"]*"|null|true|false|undef|poison|zeroinitializer|none|[a-z_]+[ \t]*\(.*\)'
+    r'|<.*>|\[.*\]|\{.*\}|c"[^"]*")\Z')
+"""A value kept as text in a tuple (`float 1.0`, `ptr null`, `i64 ptrtoint (...)`):
+a type, then one constant."""
+
 GlobalResolver = Callable[[str], Value | None]
 """Looks up a global by name (without `@`) for `ptr @g` operands; None if unknown."""
 
@@ -225,7 +234,7 @@ def parse_operand(item: str, column: int = 1, resolve: GlobalResolver | None = N
             if value is None:
                 raise MDSyntax(column, f"use of undefined value '@{name}'")
             return MDValue(value)
-    if not item or item[0] in ",)}":
+    if not _TYPED_VALUE.match(item):
         raise MDSyntax(column, f"expected metadata operand, found '{item[:40]}'")
     return MDRaw(item)
 

@@ -75,12 +75,15 @@ def verify_function(fn: Function) -> None:
 
 
 def verify_module(module: Module, *, materialize: bool = False) -> None:
-    """Verify every function body; lazily kept (untouched) bodies are skipped unless
-    `materialize`, since they are still the text LLVM produced."""
-    problems: list[str] = []
+    """Verify the module: metadata, attributes, alignments and names at module level
+    (verify_globals.py), and every function body; lazily kept (untouched) bodies are
+    skipped unless `materialize`, since they are still the text LLVM produced."""
+    from enzc.ir.verify_globals import body_problems, module_problems
+
+    problems = module_problems(module)
     for fn in module.functions.values():
-        if fn.is_materialized or materialize:
-            problems += check_function(fn)
+        if not fn.is_declaration and (fn.is_materialized or materialize):
+            problems += check_function(fn) + body_problems(module, fn)
     if problems:
         raise VerificationError(problems)
 
