@@ -40,3 +40,30 @@ def test_truncated_and_out_of_range_tables_are_errors(tmp_path: Path) -> None:
         parse_archive("x.a", b"!<arch>\n" + _header(b"/", b"4") + b"\xff\xff\xff\xff")
     with pytest.raises(ArchiveError, match="truncated symbol index"):
         parse_archive("x.a", b"!<arch>\n" + _header(b"/", b"2") + b"\0\0")
+
+
+def test_ll_input_with_nul_and_non_utf8_bytes_links_as_with_clang(tmp_path: Path) -> None:
+    """llvmlite reads text up to the first NUL and as UTF-8; LLVM reads the bytes. A NUL
+    in a comment once cut the module short, a non-UTF-8 string attribute gave exit 70."""
+    import os
+    import sys
+
+    enzcc = os.path.join(os.path.dirname(sys.executable), "enzcc")
+    source = tmp_path / "odd.ll"
+    source.write_bytes(b'@s = private constant [5 x i8] c"ok\\FF\\0A\\00"\n'
+                       b'@t = private constant [3 x i8] c"\xff\0\x00"\n'
+                       b"declare i32 @printf(ptr, ...)\n"
+                       b"; a comment with a NUL \0 before main\n"
+                       b"define i32 @main() #0 {\n  call i32 (ptr, ...) @printf(ptr @s)\n"
+                       b"  ret i32 0\n}\n"
+                       b'attributes #0 = { "odd-\x85key"="v\xfe" }\n')
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = dict(os.environ, TMPDIR=str(temp))
+    for compiler in (["clang-22"], [enzcc]):
+        exe = tmp_path / f"prog-{len(compiler[0])}"
+        built = subprocess.run([*compiler, str(source), "-o", str(exe)], capture_output=True,
+                               env=env)
+        assert built.returncode == 0, built.stderr.decode(errors="replace")
+        assert subprocess.run([str(exe)], capture_output=True).stdout == b"ok\xff\n"
+    assert os.listdir(temp) == []

@@ -51,6 +51,7 @@ def _disassemble(data: bytes) -> tuple[str, str | None]:
     context = llvm.create_context()
     try:
         ll_module = llvm.parse_bitcode(data, context=context)
+        ll_module.verify()  # LLVM's own verifier: bitcode has no text for ours to point at
     except RuntimeError as e:
         return "", str(e).strip().splitlines()[-1] if str(e).strip() else "unreadable bitcode"
     with ffi.OutputString() as out:

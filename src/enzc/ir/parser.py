@@ -371,11 +371,23 @@ def _parse_body(module: Module, fn: Function, body: str, arg_names: list[str | N
             raise IRParseError(filename, brace_line + line - 1, column, e.message) from None
 
 
+_STRAY_NUL = re.compile(r'"[^"]*"|;[^\n]*|\0')
+
+
+def _blank_nul(m: re.Match[str]) -> str:
+    """LLVM reads a NUL outside a quoted string as white space (the scanner uses NUL to
+    end entities, so it must not see one); inside quotes it is a character."""
+    token = m.group()
+    return token if token.startswith('"') else token.replace("\0", " ")
+
+
 TOO_DEEP = "types, constants or metadata nested too deeply for enzc"
 
 
 def parse_module(text: str, *, filename: str = "<stdin>", lazy: bool = True) -> Module:
     """Parse a module's text. With `lazy`, function bodies are parsed on first access."""
+    if "\0" in text:
+        text = _STRAY_NUL.sub(_blank_nul, text)
     with _lock, _gc_paused():
         try:
             return _ModuleReader(text, filename).parse(lazy)

@@ -2,8 +2,7 @@
 (or across) function bodies and enzc's model would otherwise print back.
 
 - metadata: node syntax and references to undefined nodes (verify_metadata.py);
-- attributes: known to LLVM and in a place where they apply (verify_attributes.py),
-  attribute group references (`#3`) that no `attributes #3 = {...}` defines;
+- attributes: known to LLVM and in a place where they apply (verify_attributes.py);
 - alignments (`align N` of globals, functions, parameters and memory instructions):
   a power of two, at most 2^32;
 - names: LLVM forbids NUL in names, quoted or not;
@@ -31,23 +30,22 @@ _GROUP_REF = re.compile(r"#(\d+)\Z")
 def module_problems(module: Module) -> list[str]:
     """Everything wrong at module level (function bodies are checked elsewhere)."""
     problems = metadata_problems(module)
-    groups = module.attribute_groups
     for fn in module.functions.values():
         where = f"@{fn.name}"
         problems += _name_problems(where, fn.name)
-        problems += _attribute_problems(where, [fn.fn_attrs], groups)
+        problems += _attribute_problems(where, [fn.fn_attrs])
         problems += _attribute_problems(where, [fn.ret_attrs, *(a.attrs for a in fn.args)],
-                                        groups, "param")
+                                        "param")
         problems += _alignment_problems(where, " ".join(fn.header_suffix))
         problems += _attachment_problems(where, _attachments(fn), module.metadata)
     for var in module.globals.values():
         where = f"@{var.name}"
         problems += _name_problems(where, var.name)
         problems += _alignment_problems(where, " ".join(var.suffix))
-        problems += _attribute_problems(where, [var.attrs], groups)
+        problems += _attribute_problems(where, [var.attrs])
         problems += _attachment_problems(where, _attachments(var), module.metadata)
-    for key, attrs in groups.items():
-        problems += _attribute_problems(f"attributes #{key}", [attrs], {})
+    for key, attrs in module.attribute_groups.items():
+        problems += _attribute_problems(f"attributes #{key}", [attrs])
     return problems
 
 
@@ -55,7 +53,6 @@ def body_problems(module: Module, fn: Function) -> list[str]:
     """Per-instruction checks the type checker does not make (names, alignment,
     attribute groups of calls, metadata attachments and operands)."""
     problems: list[str] = []
-    groups = module.attribute_groups
     for arg in fn.args:
         if arg.name is not None:
             problems += _name_problems(f"@{fn.name}, argument %{arg.name}", arg.name)
@@ -71,9 +68,9 @@ def body_problems(module: Module, fn: Function) -> list[str]:
                 problems += _alignment_value_problems(where, align)
             if isinstance(inst, CallBase):
                 problems += _intrinsic_call_problems(where, inst)
-                problems += _attribute_problems(where, [inst.fn_attrs], groups)
+                problems += _attribute_problems(where, [inst.fn_attrs])
                 problems += _attribute_problems(where, [inst.ret_attrs, *inst.arg_attrs],
-                                                groups, "param")
+                                                "param")
             problems += _attachment_problems(where, _attachments(inst), module.metadata)
             problems += _operand_metadata_problems(where, inst, module.metadata)
     return problems
@@ -101,14 +98,11 @@ def _name_problems(where: str, name: str) -> list[str]:
 
 
 def _attribute_problems(where: str, lists: Iterable[Iterable[str]],
-                        groups: dict[str, tuple[str, ...]], position: str = "fn") -> list[str]:
+                        position: str = "fn") -> list[str]:
     problems = []
     for attrs in lists:
         for attr in attrs:
-            group = _GROUP_REF.match(attr)
-            if group and group.group(1) not in groups:
-                problems.append(f"{where}: attribute group #{group.group(1)} is not defined")
-                continue
+            group = _GROUP_REF.match(attr)  # an undefined group is fine with LLVM
             message = attribute_problem(attr, position)
             if message:
                 problems.append(f"{where}: {message}")
