@@ -43,6 +43,12 @@ INVALID = {
     "align-not-power-of-two": "@g = global i32 0, align 3\n",
     "align-too-large": "define void @f(ptr %p) {\n  %v = load i32, ptr %p, align 8589934592\n"
                        "  ret void\n}\n",
+    "array-length": "@g = global [2 x i32] [i32 1]\n",
+    "struct-length": "@g = global { i32, i8 } { i32 1 }\n",
+    "vector-element-type": "@g = global <2 x i32> <i32 1, i64 2>\n",
+    "external-with-initializer": "@g = external global i32 0\n",
+    "float-not-exact": "@g = global float 0.1\n",
+    "captures-syntax": "declare void @f(ptr captures(adress))\n",
     "intrinsic-signature": "declare void @llvm.trap()\ndefine void @f() {\n"
                            "  call void @llvm.trap(i32 1)\n  ret void\n}\n",
 }
@@ -56,6 +62,8 @@ VALID = {
     "stray-nul-between-entities": "@a = global i32 0\n\0\n@b = global i32 1\n",
     "typed-tuple-operands": "!0 = !{float 1.5, ptr null, i64 ptrtoint (ptr @g to i64)}\n"
                             "@g = global i32 0\n!named = !{!0}\n",
+    "exact-floats": "@a = global float 0.5\n@b = global float 0x3FB99999A0000000\n"
+                    "@c = global half 1.5\n@d = global double 0.1\n",
     "undefined-group": "declare void @f() #4\n",  # LLVM takes it as an empty group
     "debug-info": DI + "!4 = !DIBasicType(name: \"int\", size: 32, encoding: DW_ATE_signed)\n",
 }

@@ -35,7 +35,18 @@ _WORD = re.compile(r"[a-z_][a-z_0-9]*")
 _MEMORY_ITEM = re.compile(r"(?:(argmem|inaccessiblemem|errnomem|target_mem0|target_mem1)\s*:\s*)?"
                           r"(none|read|write|readwrite)\Z")
 _STRING_ATTR = re.compile(r'"[^"]*"(?:="[^"]*")?\Z')
-_NUMBER_ARGUMENT = re.compile(r"(dereferenceable|dereferenceable_or_null|alignstack)\((\d+)\)\Z")
+_CAPTURE = r"(?:none|address|address_is_null|provenance|read_provenance)"
+_FPCLASS = r"(?:nan|inf|zero|sub|norm|snan|qnan|ninf|pinf|nzero|pzero|nsub|psub|nnorm|pnorm|all)"
+_ARGUMENTS = {word: re.compile(pattern) for word, pattern in {
+    "dereferenceable": r"\(\d+\)", "dereferenceable_or_null": r"\(\d+\)",
+    "alignstack": r"\(\d+\)", "uwtable": r"(?:\((?:sync|async)\))?",
+    "allocsize": r"\(\d+(?:,\s*\d+)?\)", "vscale_range": r"\(\d+(?:,\s*\d+)?\)",
+    "captures": rf"\((?:ret:\s*)?{_CAPTURE}(?:,\s*(?:ret:\s*)?{_CAPTURE})*\)",
+    "nofpclass": rf"\({_FPCLASS}(?:\s+{_FPCLASS})*\)",
+    "range": r"\(i\d+\s+-?\d+,\s*-?\d+\)",
+    "allockind": r'\("[a-z,]*"\)',
+}.items()}
+"""The arguments of attributes that take them, where a mistake is easy to make."""
 
 
 def attribute_problem(attr: str, position: str) -> str | None:
@@ -57,8 +68,8 @@ def attribute_problem(attr: str, position: str) -> str | None:
         return _memory_problem(rest)
     if rest.startswith("(") and not _balanced(rest):
         return f"malformed attribute {attr[:40]}"
-    if word in ("dereferenceable", "dereferenceable_or_null") and not _NUMBER_ARGUMENT.match(attr):
-        return f"'{word}' needs a byte count: {word}(N)"
+    if word in _ARGUMENTS and not _ARGUMENTS[word].fullmatch(rest):
+        return f"malformed '{word}' attribute: {attr[:60]}"
     return None
 
 

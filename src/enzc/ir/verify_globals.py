@@ -5,6 +5,8 @@
 - attributes: known to LLVM and in a place where they apply (verify_attributes.py);
 - alignments (`align N` of globals, functions, parameters and memory instructions):
   a power of two, at most 2^32;
+- constants: aggregates, strings, splats and float spellings (verify_constants.py),
+  initializers of external globals;
 - names: LLVM forbids NUL in names, quoted or not;
 - metadata attachments (`!dbg !12`) of functions, globals and instructions that
   point to undefined nodes.
@@ -18,8 +20,9 @@ from collections.abc import Iterable, Iterator
 from enzc.ir.instructions import CallBase, Instruction
 from enzc.ir.metadata import Metadata
 from enzc.ir.module import Function, Module
-from enzc.ir.values import MetadataOperand
+from enzc.ir.values import Constant, GlobalValue, MetadataOperand
 from enzc.ir.verify_attributes import attribute_problem
+from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_metadata import metadata_problems, undefined_references
 
 MAX_ALIGNMENT = 1 << 32
@@ -43,6 +46,7 @@ def module_problems(module: Module) -> list[str]:
         problems += _name_problems(where, var.name)
         problems += _alignment_problems(where, " ".join(var.suffix))
         problems += _attribute_problems(where, [var.attrs])
+        problems += global_problems(var)
         problems += _attachment_problems(where, _attachments(var), module.metadata)
     for key, attrs in module.attribute_groups.items():
         problems += _attribute_problems(f"attributes #{key}", [attrs])
@@ -73,6 +77,9 @@ def body_problems(module: Module, fn: Function) -> list[str]:
                                                 "param")
             problems += _attachment_problems(where, _attachments(inst), module.metadata)
             problems += _operand_metadata_problems(where, inst, module.metadata)
+            for op in inst.operands:
+                if isinstance(op, Constant) and not isinstance(op, GlobalValue):
+                    problems += [f"{where}: {p}" for p in constant_problems(op)]
     return problems
 
 
