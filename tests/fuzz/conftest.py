@@ -18,7 +18,9 @@ from seeds import Seeds, build_seeds  # noqa: E402
 @pytest.fixture(scope="session")
 def seeds(tmp_path_factory: pytest.TempPathFactory) -> Seeds:
     cache = os.environ.get("ENZC_FUZZ_CACHE")
-    directory = Path(cache) if cache else tmp_path_factory.mktemp("fuzz-seeds")
+    base = tmp_path_factory.getbasetemp()  # under xdist, workers share its parent
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    directory = Path(cache) if cache else shared / "fuzz-seeds"
     built = build_seeds(directory)
     warm_up()
     return built

@@ -6,6 +6,7 @@ the IR corpus, ELF objects with and without `.llvmbc`, and archives of them.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
@@ -65,14 +66,17 @@ def _digest() -> str:
 
 
 def build_seeds(directory: Path) -> Seeds:
-    """Build (or reuse) the seeds in `directory`."""
+    """Build (or reuse) the seeds in `directory` (safe when several processes ask)."""
     stamp = directory / f"seeds-{_digest()}.done"
-    if not stamp.exists():
-        shutil.rmtree(directory, ignore_errors=True)
-        directory.mkdir(parents=True)
-        _build_ir(directory)
-        _build_objects(directory)
-        stamp.write_text("ok\n")
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    with open(directory.parent / f".{directory.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not stamp.exists():
+            shutil.rmtree(directory, ignore_errors=True)
+            directory.mkdir(parents=True)
+            _build_ir(directory)
+            _build_objects(directory)
+            stamp.write_text("ok\n")
     return Seeds(ll=sorted(directory.glob("ll/*.ll")), bc=sorted(directory.glob("ll/*.bc")),
                  objects=sorted(directory.glob("obj/*.o")),
                  archives=sorted(directory.glob("ar/*.a")),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,8 @@ def _settings(kind: str) -> settings:
 
 
 def _check(kind: str, rnd: random.Random, seeds: Seeds, tmp_path: Path) -> None:
-    work = tmp_path / f"{kind}-{rnd.getrandbits(32)}"
+    work = tmp_path / f"{kind}-case"
+    shutil.rmtree(work, ignore_errors=True)  # hypothesis replays cases while shrinking
     verdict = judge(kind, make_case(kind, rnd, seeds, work), work)
     assert not verdict.failed, (f"{kind} case in {work}: {verdict.outcome}\n"
                                 f"{verdict.detail}")

@@ -49,6 +49,7 @@ INVALID = {
     "external-with-initializer": "@g = external global i32 0\n",
     "float-not-exact": "@g = global float 0.1\n",
     "captures-syntax": "declare void @f(ptr captures(adress))\n",
+    "header-after-entity": '@g = global i32 0\nsource_filename = "x"\n',
     "intrinsic-signature": "declare void @llvm.trap()\ndefine void @f() {\n"
                            "  call void @llvm.trap(i32 1)\n  ret void\n}\n",
 }
@@ -64,6 +65,7 @@ VALID = {
                             "@g = global i32 0\n!named = !{!0}\n",
     "exact-floats": "@a = global float 0.5\n@b = global float 0x3FB99999A0000000\n"
                     "@c = global half 1.5\n@d = global double 0.1\n",
+    "module-asm-anywhere": '@g = global i32 0\nmodule asm "nop"\n',
     "undefined-group": "declare void @f() #4\n",  # LLVM takes it as an empty group
     "debug-info": DI + "!4 = !DIBasicType(name: \"int\", size: 32, encoding: DW_ATE_signed)\n",
 }

@@ -151,6 +151,7 @@ class _ModuleReader:
         pieces = self.pieces
         pos = 0
         lineno = 1
+        started = False  # an entity came: header lines (source_filename, target) must not
         while pos < n:
             eol = text.find("\n", pos)
             if eol < 0:
@@ -159,6 +160,7 @@ class _ModuleReader:
             if c == "!":
                 # Metadata comes in long runs of lines: take the whole run at once.
                 self._close_entity()
+                started = True
                 run = _MD_RUN.match(text, pos)
                 lines = text[pos : run.end()].split("\n")  # type: ignore[union-attr]
                 if lines[-1] == "":
@@ -175,6 +177,7 @@ class _ModuleReader:
                 pieces.append("")
             elif c == "d" and text.startswith("define", pos) and not text[pos + 6 : pos + 7].isalnum():
                 self._close_entity()
+                started = True
                 pos, lineno = self._definition(pos, lineno)
                 continue
             elif c == "a" and text.startswith("attributes", pos):
@@ -189,14 +192,21 @@ class _ModuleReader:
                     eol = n if eol < 0 else eol
             elif c in "stm" and (m := _HEADER_LINE.match(text[pos:eol].rstrip())):
                 self._close_entity()
+                if started and m.group(5) is None:  # LLVM reads these before any entity
+                    raise self.error(lineno, 1, "expected top-level entity (source_filename "
+                                     "and target lines come before everything else)")
                 self._header_line(m)
                 pieces.append("")
+                pos, lineno = eol + 1, lineno + 1
+                continue
             elif c == "^" or (c == "u" and text.startswith("uselistorder", pos)):
                 self._close_entity()
                 self.module.extra_lines.append(text[pos:eol].rstrip())
                 pieces.append("")
             elif c in " \t" and not text[pos:eol].strip():
                 pieces.append("")
+                pos, lineno = eol + 1, lineno + 1
+                continue
             else:
                 # An entity starts with its name or `declare`; any other line continues
                 # the open one (LLVM's grammar ignores line breaks; LLVM never breaks).
@@ -204,6 +214,7 @@ class _ModuleReader:
                     self._close_entity()
                 pieces.append(text[pos:eol])
                 self.open_entity = len(pieces) - 1
+            started = started or c not in ";\n\r"
             pos = eol + 1
             lineno += 1
         self._close_entity()
