@@ -17,6 +17,7 @@ import argparse
 import collections
 import random
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
@@ -71,19 +72,25 @@ def main() -> int:
         say(f"campaign: seeds from {args.first_seed}, kinds {kinds}, "
             f"{args.seconds:.0f} s, {args.cases or 'unlimited'} cases")
         i = 0
-        while time.monotonic() - start < args.seconds and (not args.cases or i < args.cases):
-            seed = args.first_seed + i
-            kind = kind_of(seed, kinds)
-            verdict = run_case(kind, seed, seeds, args.work / kind)
-            counts[kind][verdict.outcome] += 1
-            if verdict.failed:
-                failed += 1
-                _keep(args.work / kind, args.failures / f"{kind}-{seed}", verdict)
-                say(f"FAIL {kind}:{seed} {verdict.outcome}: {verdict.detail[:500]}")
-            i += 1
-            if i % 200 == 0:
-                say(f"progress: {i} cases, {failed} failures, "
-                    f"{time.monotonic() - start:.0f} s")
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+        try:
+            while time.monotonic() - start < args.seconds and (not args.cases or i < args.cases):
+                seed = args.first_seed + i
+                kind = kind_of(seed, kinds)
+                verdict = run_case(kind, seed, seeds, args.work / kind)
+                counts[kind][verdict.outcome] += 1
+                if verdict.failed:
+                    failed += 1
+                    _keep(args.work / kind, args.failures / f"{kind}-{seed}", verdict)
+                    say(f"FAIL {kind}:{seed} {verdict.outcome}: {verdict.detail[:500]}")
+                elif verdict.outcome == "unsupported" and counts[kind]["unsupported"] <= 20:
+                    say(f"unsupported {kind}:{seed}: {verdict.detail[:200]}")
+                i += 1
+                if i % 200 == 0:
+                    say(f"progress: {i} cases, {failed} failures, "
+                        f"{time.monotonic() - start:.0f} s")
+        except KeyboardInterrupt:  # SIGINT/SIGTERM: stop after the case, keep the summary
+            say("campaign: interrupted")
         say(_summary(counts, i, failed, time.monotonic() - start, args.first_seed))
     return 1 if failed else 0
 
