@@ -35,6 +35,8 @@ INVALID = {
     "undefined-attachment": "define void @f() {\n  ret void, !foo !7\n}\n",
     "tuple-junk": '!0 = !{i32 80 !"PIC Level", i32 2}\n',
     "tuple-bare-int": "!0 = !{!\"int\", 3}\n",
+    "tuple-zero-width-integer": "!0 = !{i0 612}\n!n = !{!0}\n",
+    "tuple-integer-of-struct-type": "%0 = type { i32 }\n!0 = !{%0 7}\n!n = !{!0}\n",
     "unknown-attribute": "declare void @f() bogusattr\n",
     "param-attr-on-function": "declare void @f() noundef\n",
     "function-attr-on-param": "declare void @f(ptr nounwind)\n",
