@@ -18,8 +18,9 @@ import re
 from collections.abc import Iterable, Iterator
 
 from enzc.ir.instructions import CallBase, Instruction
-from enzc.ir.metadata import Metadata
+from enzc.ir.metadata import Metadata, MDRef, MDTuple, MDValue
 from enzc.ir.module import Function, Module
+from enzc.ir.types import IntType
 from enzc.ir.values import Constant, GlobalValue, MetadataOperand
 from enzc.ir.verify_attributes import attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
@@ -76,6 +77,7 @@ def body_problems(module: Module, fn: Function) -> list[str]:
                 problems += _attribute_problems(where, [inst.ret_attrs, *inst.arg_attrs],
                                                 "param")
             problems += _attachment_problems(where, _attachments(inst), module.metadata)
+            problems += _tbaa_problems(where, inst.metadata.get("tbaa"), module.metadata)
             problems += _operand_metadata_problems(where, inst, module.metadata)
             for op in inst.operands:
                 if isinstance(op, Constant) and not isinstance(op, GlobalValue):
@@ -147,6 +149,31 @@ def _attachment_problems(where: str, attachments: Iterable[tuple[str, Metadata]]
         for ref in undefined_references(node, defined):
             problems.append(f"{where}: !{kind} uses undefined metadata '!{ref}'")
     return problems
+
+
+def _tbaa_problems(where: str, tag: Metadata | None,
+                   defined: dict[str, Metadata]) -> list[str]:
+    """A `!tbaa` access tag is `!{base, access, iN offset[, iN const]}`; LLVM's verifier
+    wants its offset as wide as the offsets in the base type's description (clang's
+    are i64, and so must be enzc's input)."""
+    node = defined.get(tag.id) if isinstance(tag, MDRef) else tag
+    if not isinstance(node, MDTuple) or len(node.operands) < 3:
+        return [] if tag is None else [f"{where}: malformed !tbaa access tag"]
+    widths = {_int_width(node.operands[2])}
+    base = node.operands[0]
+    base = defined.get(base.id) if isinstance(base, MDRef) else base
+    if isinstance(base, MDTuple):  # !{!"name", !field_type, i64 offset, ...}
+        widths |= {_int_width(op) for op in base.operands[2::2]}
+    if widths != {64}:
+        return [f"{where}: !tbaa offsets must be i64 (access bit-width not the same as "
+                "description bit-width)"]
+    return []
+
+
+def _int_width(md: Metadata | None) -> int | None:
+    if isinstance(md, MDValue) and isinstance(md.value.type, IntType):
+        return md.value.type.bits
+    return None
 
 
 def _operand_metadata_problems(where: str, inst: Instruction,
