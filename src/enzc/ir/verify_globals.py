@@ -68,6 +68,7 @@ def body_problems(module: Module, fn: Function) -> list[str]:
             where = f"@{fn.name}, {_describe(inst)}"
             if inst.name is not None:
                 problems += _name_problems(where, inst.name)
+            problems += _flag_problems(where, getattr(inst, "flags", ()))
             align = getattr(inst, "align", None)
             if align is not None:
                 problems += _alignment_value_problems(where, align)
@@ -83,6 +84,15 @@ def body_problems(module: Module, fn: Function) -> list[str]:
                 if isinstance(op, Constant) and not isinstance(op, GlobalValue):
                     problems += [f"{where}: {p}" for p in constant_problems(op)]
     return problems
+
+
+_ONCE_FLAGS = frozenset("nuw nsw exact disjoint nneg samesign inbounds nusw inrange".split())
+
+
+def _flag_problems(where: str, flags: tuple[str, ...]) -> list[str]:
+    """`sub nsw nsw` is a syntax error for LLVM (fast-math flags may repeat)."""
+    repeated = sorted({f for f in flags if f in _ONCE_FLAGS and flags.count(f) > 1})
+    return [f"{where}: flag '{f}' given twice" for f in repeated]
 
 
 def _intrinsic_call_problems(where: str, call: CallBase) -> list[str]:
