@@ -55,6 +55,8 @@ INVALID = {
     "tbaa-offset-width": "define i32 @f(ptr %p) {\n  %v = load i32, ptr %p, align 4, !tbaa !0\n"
                          "  ret i32 %v\n}\n!0 = !{!1, !1, i7 0}\n!1 = !{!\"int\", !2, i64 0}\n"
                          "!2 = !{!\"char\", !3, i64 0}\n!3 = !{!\"Simple C/C++ TBAA\"}\n",
+    "tuple-two-strings": '!0 = !{!"double" "double"}\n!n = !{!0}\n',
+    "nul-in-type-name": '%"t\0u" = type { i32 }\n@g = global %"t\0u" zeroinitializer\n',
     "repeated-flag": "define i32 @f(i32 %x) {\n  %y = sub nsw nsw i32 0, %x\n  ret i32 %y\n}\n",
     "intrinsic-signature": "declare void @llvm.trap()\ndefine void @f() {\n"
                            "  call void @llvm.trap(i32 1)\n  ret void\n}\n",

@@ -215,7 +215,7 @@ def parse_operand(item: str, column: int = 1, resolve: GlobalResolver | None = N
     if item.startswith("!"):
         if item[1:].isdigit():
             return MDRef(item[1:])
-        if item.startswith('!"') and item.endswith('"') and len(item) >= 3:
+        if item.startswith('!"') and item.find('"', 2) == len(item) - 1:
             return MDString(unescape(item[2:-1]))
         return parse_node(item, column, resolve=resolve)
     if item == "null":

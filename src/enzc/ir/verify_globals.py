@@ -49,6 +49,8 @@ def module_problems(module: Module) -> list[str]:
         problems += _attribute_problems(where, [var.attrs])
         problems += global_problems(var)
         problems += _attachment_problems(where, _attachments(var), module.metadata)
+    for name in module.types:
+        problems += _name_problems(f"type %{name}", name)
     for key, attrs in module.attribute_groups.items():
         problems += _attribute_problems(f"attributes #{key}", [attrs])
     return problems
