@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from enzc.ad.activity import ArgActivity, analyze, parse_activity_text
+from enzc.ad.analysis.activity import ArgActivity, analyze, parse_activity_text
 from enzc.ir import parse_module
 
 A = {"out": ArgActivity.OUT, "const": ArgActivity.CONST, "dup": ArgActivity.DUP}

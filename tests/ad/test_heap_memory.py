@@ -11,7 +11,7 @@ import pytest
 from jitrun import HEAD, I64, P, compile_ir, doubles, function
 
 from enzc.ad import ADError, run_ad_stage
-from enzc.ad.heap import may_escape
+from enzc.ad.memory.heap import may_escape
 from enzc.ir import parse_module
 
 MALLOC_DECLS = """
@@ -324,8 +324,8 @@ define double @f(ptr %x, i64 %n) {
 def test_written_ranges_of_a_local_object() -> None:
     """What `memtypes` knows is never written in a local object (so a copy of those
     bytes moves no data): writes at constant offsets, none through an escape."""
-    from enzc.ad.memtypes import _written_ranges
-    from enzc.ad.type_offsets import TypeSeeds
+    from enzc.ad.memory.memtypes import _written_ranges
+    from enzc.ad.typeanalysis.offsets import TypeSeeds
     from enzc.ir.datalayout import DataLayout
 
     src = HEAD + """

@@ -1,4 +1,4 @@
-"""Memory facts (`enzc.ad.memory_facts`): the alias rules on IR snippets, which stores
+"""Memory facts (`enzc.ad.analysis.memory_facts`): the alias rules on IR snippets, which stores
 are undone, and end to end that ADBench-shaped gradients reload their inputs.
 
 The gradients themselves are checked by the programs under programs/rev2/memory
@@ -16,8 +16,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from enzc.ad.loops import LoopNest
-from enzc.ad.memory_facts import (
+from enzc.ad.analysis.loops import LoopNest
+from enzc.ad.analysis.memory_facts import (
     MemoryFacts,
     TBAAOrder,
     call_write_targets,

@@ -1,4 +1,4 @@
-"""Iteration counts of loops on IR snippets (`enzc.ad.tripcount`), in particular
+"""Iteration counts of loops on IR snippets (`enzc.ad.analysis.tripcount`), in particular
 the exhaustive evaluation of exit tests that depend only on header phis."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from enzc.ir import parse_module
 from enzc.ir.dominators import DominatorTree
 
-from enzc.ad.loops import LoopNest
-from enzc.ad.tripcount import trip_count
+from enzc.ad.analysis.loops import LoopNest
+from enzc.ad.analysis.tripcount import trip_count
 
 
 def count_of(body: str):

@@ -43,7 +43,7 @@ from enzc.ir.metadata import MDTuple, MDValue, MDRef
 from enzc.ir.module import Alias, Function, GlobalVariable, Module
 from enzc.ir.values import ConstantAggregate, ConstantExpr, ConstantString, GlobalValue, Value
 
-from enzc.ad.globals_shadow import INACTIVE_KIND, SHADOW_KIND
+from enzc.ad.analysis.globals_shadow import INACTIVE_KIND, SHADOW_KIND
 
 REGISTER_GRADIENT = "__enzyme_register_gradient"
 REGISTER_DERIVATIVE = "__enzyme_register_derivative"
@@ -301,7 +301,7 @@ def has_custom_gradient(fn: Function | None) -> bool:
 
 def forward_derivative_of(module: Module, fn: Function | None) -> Function | None:
     """The user's forward derivative of `fn` (`!enzyme_derivative`), if any."""
-    from enzc.ad.globals_shadow import metadata_target
+    from enzc.ad.analysis.globals_shadow import metadata_target
 
     target = metadata_target(module, fn.metadata.get(DERIVATIVE_KIND)) if fn is not None else None
     return target if isinstance(target, Function) else None
