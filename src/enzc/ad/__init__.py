@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from enzc.errors import EnzcError
-
-
-class ADError(EnzcError):
-    """The AD engine cannot differentiate something; the message says where and why."""
+from enzc.ad.diagnostics import ADError
 
 
 @dataclass(frozen=True)
@@ -48,3 +44,6 @@ def run_ad_stage(module_text: str, options: ADOptions = ADOptions()) -> str:
     if lowered == 0:
         return module_text
     return print_module(module)
+
+
+__all__ = ["ADError", "ADOptions", "ENTRY_POINT_MARK", "run_ad_stage"]
