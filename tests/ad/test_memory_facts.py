@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from enzc.ad.analysis.loops import LoopNest
+from enzc.ir.loops import LoopInfo
 from enzc.ad.analysis.memory_facts import (
     MemoryFacts,
     TBAAOrder,
@@ -214,7 +214,7 @@ def facts(second_store: str, split: bool = False) -> tuple[MemoryFacts, Load, li
     fn = m.functions["f"]
     dt = DominatorTree(fn)
     gu = SimpleNamespace(module=m, original=fn, split=split, stable_args=frozenset(), dt=dt,
-                         loops=LoopNest(fn, dt))
+                         loops=LoopInfo(fn, dt))
     load = next(i for i in fn.instructions() if isinstance(i, Load))
     stores = [i for i in fn.instructions() if isinstance(i, Store) and i.value.type.__str__() == "double"]
     return MemoryFacts(gu), load, stores  # type: ignore[arg-type]

@@ -6,14 +6,14 @@ from __future__ import annotations
 from enzc.ir import parse_module
 from enzc.ir.dominators import DominatorTree
 
-from enzc.ad.analysis.loops import LoopNest
+from enzc.ir.loops import LoopInfo
 from enzc.ad.analysis.tripcount import trip_count
 
 
 def count_of(body: str):
     fn = parse_module(body).functions["f"]
     dt = DominatorTree(fn)
-    loops = LoopNest(fn, dt).loops
+    loops = LoopInfo(fn, dt).loops
     assert len(loops) == 1
     return trip_count(loops[0], dt)
 

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from enzc.ir.builder import IRBuilder
 from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import BinaryOp, Br, Compare, Instruction, Phi, Select
+from enzc.ir.loops import Loop
 from enzc.ir.types import I64, IntType
 from enzc.ir.values import ConstantInt, Value
 
-from enzc.ad.analysis.loops import Loop
 from enzc.ad.analysis.tripcount_exhaustive import exhaustive_count
 
 _SWAP = {"slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle", "ult": "ugt", "ugt": "ult",
@@ -157,7 +157,7 @@ def _from_exit(loop: Loop, e, preheader, latch) -> TripCount | None:
     term = e.terminator
     if not isinstance(term, Br) or not term.is_conditional:
         return None
-    continue_on_true = term.successors[0] in loop.blocks
+    continue_on_true = loop.contains(term.successors[0])
     cond = term.condition
     assert cond is not None
     if isinstance(cond, Compare):
@@ -213,7 +213,7 @@ def _from_compare(loop: Loop, cmp: Compare, continue_on_true: bool, preheader, l
 
 
 def _defined_in(v: Value, loop: Loop) -> bool:
-    return isinstance(v, Instruction) and v.parent in loop.blocks
+    return isinstance(v, Instruction) and loop.contains(v)
 
 
 def _increment(v: Value, loop: Loop) -> tuple[Phi, int] | None:
@@ -222,7 +222,7 @@ def _increment(v: Value, loop: Loop) -> tuple[Phi, int] | None:
     by LLVM when two paths reach the latch)."""
     if isinstance(v, BinaryOp) and v.opcode == "add" and isinstance(v.rhs, ConstantInt) and isinstance(v.lhs, Phi):
         return v.lhs, v.rhs.value
-    if isinstance(v, Phi) and v.parent in loop.blocks and v.parent is not loop.header and v.incoming:
+    if isinstance(v, Phi) and loop.contains(v) and v.parent is not loop.header and v.incoming:
         parts = [_increment(x, loop) if not isinstance(x, Phi) else None for x, _ in v.incoming]
         if all(p is not None for p in parts) and len(set(parts)) == 1:
             return parts[0]

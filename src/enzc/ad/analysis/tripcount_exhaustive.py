@@ -18,10 +18,10 @@ are not header phis, more than `MAX_ITERATIONS` iterations) gives no count.
 from __future__ import annotations
 
 from enzc.ir.instructions import BinaryOp, Br, Cast, Compare, Instruction, Phi, Select
+from enzc.ir.loops import Loop
 from enzc.ir.types import IntType
 from enzc.ir.values import ConstantInt, Value
 
-from enzc.ad.analysis.loops import Loop
 
 MAX_ITERATIONS = 64
 
@@ -38,7 +38,7 @@ def exhaustive_count(loop: Loop, exiting, preheader, latch) -> int | None:
     term = exiting.terminator
     if not isinstance(term, Br) or not term.is_conditional:
         return None
-    exit_on_true = term.successors[0] not in loop.blocks
+    exit_on_true = not loop.contains(term.successors[0])
     state: dict[Phi, int] = {}
     try:
         for phi in _header_phis(loop):
@@ -95,7 +95,7 @@ class _Eval:
     def _compute(self, v: Value) -> int:
         if not isinstance(v, Instruction) or not isinstance(v.type, IntType):
             raise _Unknown
-        if v.parent not in self.loop.blocks:
+        if not self.loop.contains(v):
             raise _Unknown  # loop-invariant but not a constant
         if isinstance(v, Phi):
             if v.parent is not self.loop.header or v not in self.state:

@@ -43,7 +43,7 @@ from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.synth import cache_runtime as rt
 from enzc.ad.synth.cache_report import CacheAllocation, describe
-from enzc.ad.analysis.loops import Loop
+from enzc.ir.loops import Loop
 from enzc.ad.synth.tape_stats import TapeCounter
 
 if TYPE_CHECKING:

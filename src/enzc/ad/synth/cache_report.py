@@ -19,7 +19,7 @@ from enzc.ir.values import Constant, Value
 
 if TYPE_CHECKING:
     from enzc.ad.synth.gradient_utils import GradientUtils
-    from enzc.ad.analysis.loops import Loop
+    from enzc.ir.loops import Loop
     from enzc.ad.analysis.tripcount import TripCount
 
 

@@ -277,7 +277,7 @@ class _Reverse:
         gu = self.gu
         b = gu.b
         preds = [p for p in block.predecessors if p in self.live]
-        loop = gu.loops.loop_of(block)
+        loop = gu.loops.loop_for(block)
         if block is gu.original.entry:
             b.br(self.exit)
         elif not preds:
@@ -338,7 +338,7 @@ class _Reverse:
         saved = gu.enter_context(eb, block)
         for phi, d in phi_adjoints:
             gu.add_adjoint(phi.incoming_value_for(pred), d)
-        loop = gu.loops.loop_of(block)
+        loop = gu.loops.loop_for(block)
         if loop is not None and loop.header is block:
             if loop.contains(pred):
                 counter = gu.reverse_counter(loop)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.instructions import CallBase, IndirectBr
+from enzc.ir.loops import IrreducibleError
 from enzc.ir.module import Function, Module
 from enzc.ir.transforms import clone_into
 from enzc.ir.values import Value
@@ -19,7 +20,6 @@ from enzc.ad.analysis.activity import ArgActivity, analyze
 from enzc.ad.synth.dynamic_stack import lower_dynamic_allocas
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.memory.intfloat import retype_integer_moves
-from enzc.ad.analysis.loops import IrreducibleError
 from enzc.ad.memory.posix_memalign import lower_posix_memalign
 from enzc.ad.synth.preprocess import prepare
 

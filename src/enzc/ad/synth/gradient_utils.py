@@ -45,6 +45,7 @@ from enzc.ir.instructions import (
     Select,
     ShuffleVector,
 )
+from enzc.ir.loops import Loop, LoopInfo
 from enzc.ir.module import BasicBlock, Function, GlobalVariable, Module
 from enzc.ir.transforms import clone_instruction
 from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStructType, StructType, Type
@@ -55,7 +56,6 @@ from enzc.ad.synth.cache import CacheManager
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global, shadow_constant
 from enzc.ad.memory.heap import allocator_of, shadow_allocation
-from enzc.ad.analysis.loops import Loop, LoopNest
 from enzc.ad.analysis.memory_facts import MemoryFacts
 from enzc.ad.synth.recompute import Planner
 from enzc.ad.analysis.tripcount import TripCount, trip_count
@@ -97,7 +97,7 @@ class GradientUtils:
         self.value_map = value_map
         self.layout = layout
         self.dt = DominatorTree(original)
-        self.loops = LoopNest(original, self.dt)
+        self.loops = LoopInfo(original, self.dt)
         self.block_map: dict[BasicBlock, BasicBlock] = {
             nv: ov for ov, nv in value_map.items() if isinstance(ov, BasicBlock)}  # type: ignore[misc]
         self.original_of: dict[Value, Value] = {nv: ov for ov, nv in value_map.items()}
@@ -197,7 +197,7 @@ class GradientUtils:
     def setup_loops(self) -> None:
         """Give every loop a canonical induction variable and a reverse counter."""
         b = IRBuilder()
-        for loop in self.loops.loops:
+        for loop in self.loops:
             header = self.new_block_of(loop.header)
             pre = self.new_block_of(loop.preheader)  # type: ignore[arg-type]
             b.position_after_phis(header)

@@ -15,10 +15,10 @@ from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.cfg import edge_count
 from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import Alloca, Instruction, Invoke, Phi, Store
+from enzc.ir.loops import Loop, LoopInfo, reject_irreducible
 from enzc.ir.module import BasicBlock, Function
 from enzc.ir.transforms import ValueMap, clone_function, remove_unreachable_blocks, split_edge
 
-from enzc.ad.analysis.loops import Loop, LoopNest
 
 
 def prepare(fn: Function) -> tuple[Function, ValueMap]:
@@ -30,20 +30,18 @@ def prepare(fn: Function) -> tuple[Function, ValueMap]:
     copy, vmap = clone_function(fn, fn.name or "f")
     remove_unreachable_blocks(copy)
     _dedicate_invoke_successors(copy)
-    loops = LoopNest(copy)
-    for loop in loops.loops:
+    reject_irreducible(copy)
+    for loop in list(LoopInfo(copy)):
         if loop.preheader is None:
-            outside = [p for p in loop.header.predecessors if p not in loop.blocks]
+            outside = [p for p in loop.header.predecessors if not loop.contains(p)]
             split_predecessors(loop.header, outside, f"{loop.header.name or 'loop'}.preheader")
-    loops = LoopNest(copy)
-    for loop in loops.loops:
+    for loop in list(LoopInfo(copy)):
         for exit_block in loop.exit_blocks:
             preds = exit_block.predecessors
-            if any(p not in loop.blocks for p in preds):
-                inside = [p for p in preds if p in loop.blocks]
+            if any(not loop.contains(p) for p in preds):
+                inside = [p for p in preds if loop.contains(p)]
                 split_predecessors(exit_block, inside, f"{exit_block.name or 'exit'}.loopexit")
-    loops = LoopNest(copy)
-    form_lcssa(copy, loops)
+    form_lcssa(copy, LoopInfo(copy))
     return copy, vmap
 
 
@@ -86,7 +84,7 @@ def split_predecessors(block: BasicBlock, preds: list[BasicBlock], name: str) ->
     return mid
 
 
-def form_lcssa(fn: Function, loops: LoopNest) -> None:
+def form_lcssa(fn: Function, loops: LoopInfo) -> None:
     """Make every use of a loop-defined value outside its loop go through an exit phi.
 
     Where a single exit block dominates the use, an exit phi carries the value.
@@ -95,9 +93,9 @@ def form_lcssa(fn: Function, loops: LoopNest) -> None:
     mem2reg removes it after differentiation.
     """
     dt = DominatorTree(fn)
-    for loop in sorted(loops.loops, key=lambda lp: -lp.depth):
+    for loop in sorted(loops, key=lambda lp: -lp.depth):
         exits = loop.exit_blocks
-        for block in [b for b in fn.blocks if b in loop.blocks]:
+        for block in [b for b in fn.blocks if loop.contains(b)]:
             for inst in list(block.instructions):
                 _fix_escaping_uses(inst, loop, exits, dt)
 
@@ -111,7 +109,7 @@ def _use_block(user: Instruction, index: int) -> BasicBlock:
 
 def _fix_escaping_uses(inst: Instruction, loop: Loop, exits: list[BasicBlock], dt: DominatorTree) -> None:
     escaping = [u for u in inst.uses if isinstance(u.user, Instruction) and u.user.parent is not None
-                and _use_block(u.user, u.index) not in loop.blocks]  # type: ignore[arg-type]
+                and not loop.contains(_use_block(u.user, u.index))]  # type: ignore[arg-type]
     if not escaping:
         return
     phis: dict[BasicBlock, Phi] = {}

@@ -64,7 +64,7 @@ from enzc.ad.analysis.calls import writes_memory
 
 if TYPE_CHECKING:
     from enzc.ad.synth.gradient_utils import GradientUtils
-    from enzc.ad.analysis.loops import Loop
+    from enzc.ir.loops import Loop
 
 PURE = (BinaryOp, UnaryOp, Cast, Compare, Select, GetElementPtr, ExtractValue, InsertValue, ExtractElement,
         InsertElement, ShuffleVector)
