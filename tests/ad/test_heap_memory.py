@@ -11,7 +11,7 @@ import pytest
 from jitrun import HEAD, I64, P, compile_ir, doubles, function
 
 from enzc.ad import ADError, run_ad_stage
-from enzc.ad.memory.heap import may_escape
+from enzc.ad.analysis.allocations import may_escape
 from enzc.ir import parse_module
 
 MALLOC_DECLS = """

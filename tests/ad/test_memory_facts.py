@@ -25,6 +25,7 @@ from enzc.ad.analysis.memory_facts import (
     underlying_object,
     underlying_objects,
 )
+from enzc.ad.rules.table import has_rule
 from enzc.ir import parse_module
 from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import CallBase, Load, Store
@@ -214,7 +215,7 @@ def facts(second_store: str, split: bool = False) -> tuple[MemoryFacts, Load, li
     fn = m.functions["f"]
     dt = DominatorTree(fn)
     gu = SimpleNamespace(module=m, original=fn, split=split, stable_args=frozenset(), dt=dt,
-                         loops=LoopInfo(fn, dt))
+                         loops=LoopInfo(fn, dt), has_rule=has_rule)
     load = next(i for i in fn.instructions() if isinstance(i, Load))
     stores = [i for i in fn.instructions() if isinstance(i, Store) and i.value.type.__str__() == "double"]
     return MemoryFacts(gu), load, stores  # type: ignore[arg-type]

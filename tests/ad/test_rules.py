@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from enzc.ad.rules.dsl import Bin, Cond, Fn, Num, RuleError, Unary, Var, parse, rule_for
+from enzc.ad.rules.dsl import Bin, Cond, Fn, Num, RuleError, Unary, Var, parse
+from enzc.ad.rules.table import rule_for
 from enzc.ad.rules.table import TABLE
 
 PY: dict[str, object] = {

@@ -46,10 +46,9 @@ from enzc.ir.module import Function, Module
 from enzc.ir.types import ArrayType, FloatType, NamedStructType, PointerType, StructType, Type, VectorType
 from enzc.ir.values import Value
 
-from enzc.ad.analysis.calls import CallKind, classify, writes_memory
+from enzc.ad.analysis.calls import CallKind, RuleLookup, classify, writes_memory
 from enzc.ad.analysis.globals_shadow import shadowed_constants
-from enzc.ad.memory.heap import allocator_of, local_roots
-from enzc.ad.rules.dsl import rule_for
+from enzc.ad.analysis.allocations import allocator_of, local_roots
 
 
 class ArgActivity(Enum):
@@ -96,6 +95,24 @@ def carries_pointer(t: Type) -> bool:
     return False
 
 
+def float_leaves(ty: Type, prefix: tuple[int, ...] = ()) -> list[tuple[tuple[int, ...], Type]]:
+    """Index paths to the floating (scalar or vector) leaves of an aggregate type."""
+    match ty:
+        case StructType(elements=els) | NamedStructType(elements=els) if els is not None:
+            out = []
+            for i, e in enumerate(els):
+                out += float_leaves(e, prefix + (i,))
+            return out
+        case ArrayType(count=n, element=e):
+            out = []
+            for i in range(n):
+                out += float_leaves(e, prefix + (i,))
+            return out
+    if isinstance(ty.scalar, FloatType):
+        return [(prefix, ty)]
+    return []
+
+
 _FLOAT_FLOW = (BinaryOp, UnaryOp, Select, Phi, ExtractValue, InsertValue, ExtractElement, InsertElement,
                ShuffleVector, Freeze)
 """Instructions whose floating result depends on their floating operands."""
@@ -116,6 +133,8 @@ class Activity:
     """Pointers into memory with a shadow."""
     varied: set[Value] = field(default_factory=set)
     useful: set[Value] = field(default_factory=set)
+    has_rule: RuleLookup = field(kw_only=True)
+    """Which callees the derivative rule table covers (pure math: `CallKind.RULE`)."""
 
     def is_active_value(self, v: Value) -> bool:
         """Carries a derivative: an active float value or a pointer with a shadow."""
@@ -143,7 +162,7 @@ class Activity:
     def _call_is_active(self, call: CallBase) -> bool:
         """Calls without an active result matter only if they may move derivatives
         through shadowed memory (read-only calls returning non-floats never do)."""
-        kind = classify(call, lambda n: rule_for(n) is not None)
+        kind = classify(call, self.has_rule)
         shadow_args = [a for a in call.args if a in self.shadowed]
         match kind:
             case CallKind.INACTIVE | CallKind.RULE:
@@ -160,7 +179,7 @@ class Activity:
         """An unknown or defined callee that may write memory and gets varied data:
         it may store derivatives anywhere it can reach (globals included), so it must
         be differentiated or rejected, never skipped."""
-        return (classify(call, lambda n: rule_for(n) is not None) is CallKind.UNKNOWN
+        return (classify(call, self.has_rule) is CallKind.UNKNOWN
                 and any(a in self.varied for a in call.args) and writes_memory(call, self.module))
 
     def text(self) -> str:
@@ -215,9 +234,11 @@ def parse_activity_text(text: str) -> dict[str, bool]:
     return out
 
 
-def analyze(fn: Function, args: tuple[ArgActivity, ...], active_return: bool, module: Module | None = None) -> Activity:
-    """Compute activity of every value of `fn` for the given argument classes."""
-    act = Activity(fn, args, active_return, module)
+def analyze(fn: Function, args: tuple[ArgActivity, ...], active_return: bool, module: Module | None = None, *,
+            has_rule: RuleLookup) -> Activity:
+    """Compute activity of every value of `fn` for the given argument classes; `has_rule`
+    tells the calls the derivative rule table covers (`rules.table.has_rule`)."""
+    act = Activity(fn, args, active_return, module, has_rule=has_rule)
     insts = list(fn.instructions())
     for a, cls in zip(fn.args, args):
         if cls.has_shadow:
@@ -259,7 +280,7 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                     if inst.ptr in shadowed and carries_pointer(inst.value.type):
                         changed |= _shadow_roots(shadowed, inst.value)  # its shadow goes into shadow memory
                 case CallBase():
-                    kind = classify(inst, lambda n: rule_for(n) is not None)
+                    kind = classify(inst, act.has_rule)
                     if kind is CallKind.MEMCPY and len(inst.args) >= 2 and inst.args[1] in shadowed:
                         changed |= _shadow_roots(shadowed, inst.args[0])
                     if kind is CallKind.CUSTOM and any(a in varied or a in shadowed for a in inst.args):

@@ -7,13 +7,19 @@ Calls with a derivative rule (libm, math intrinsics) are in `rules_table`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 
 from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, Module
 
-from enzc.ad.memory.heap import ALLOCATORS, DEALLOCATORS
-from enzc.ad.markers import has_custom_gradient, is_inactive_function, math_name
+from enzc.ad.analysis.allocations import ALLOCATORS, DEALLOCATORS
+from enzc.ad.analysis.annotations import has_custom_gradient, is_inactive_function, math_name
+
+
+RuleLookup = Callable[[str], bool]
+"""Whether the derivative rule table covers a callee name (`rules.table.has_rule`).
+The analyses take it as a parameter: the table belongs to a layer above them."""
 
 
 class CallKind(Enum):
@@ -79,7 +85,7 @@ def callee_name(call: CallBase) -> str | None:
     return math_name(fn) or fn.name
 
 
-def classify(call: CallBase, has_rule) -> CallKind:
+def classify(call: CallBase, has_rule: RuleLookup) -> CallKind:
     """The kind of `call`; `has_rule(name)` tells whether the rule table covers a name."""
     name = callee_name(call)
     if name is None:
@@ -101,6 +107,12 @@ def classify(call: CallBase, has_rule) -> CallKind:
     if has_rule(name):
         return CallKind.RULE
     return CallKind.UNKNOWN
+
+
+def is_memory_copy(call: CallBase) -> bool:
+    """`memcpy`/`memmove` or their intrinsics (the rule table names no copy, so the
+    answer does not depend on it)."""
+    return classify(call, lambda _: False) is CallKind.MEMCPY
 
 
 def writes_memory(call: CallBase, module: Module | None) -> bool:

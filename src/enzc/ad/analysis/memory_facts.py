@@ -36,21 +36,18 @@ reverses of the stores before and after the loop) reload the right values.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Instruction, Load, Phi, Select, Store
+from enzc.ir.loops import LoopInfo
 from enzc.ir.metadata import Metadata
 from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.types import FloatType, IntType, PointerType, Type, VectorType
 from enzc.ir.values import Argument, ConstantExpr, Value
 
-from enzc.ad.analysis.calls import CallKind, callee_name, classify
-from enzc.ad.memory.heap import DEALLOCATORS, allocator_of
-from enzc.ad.rules.dsl import rule_for
+from enzc.ad.analysis.calls import CallKind, RuleLookup, callee_name, classify
+from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
 from enzc.ad.typeanalysis.tbaa import TBAAReader
-
-if TYPE_CHECKING:
-    from enzc.ad.synth.gradient_utils import GradientUtils
 
 RELEASES = DEALLOCATORS | {"llvm.lifetime.end.p0"}
 """Calls after which memory may not be read again: a clobber for recomputation."""
@@ -243,8 +240,9 @@ class Write:
     """Its `!tbaa` access tag (stores only)."""
 
 
-def collect_writes(fn: Function, module: Module | None) -> list[Write]:
-    """Every instruction of `fn` that may write memory, with the objects it writes."""
+def collect_writes(fn: Function, module: Module | None, has_rule: RuleLookup) -> list[Write]:
+    """Every instruction of `fn` that may write memory, with the objects it writes
+    (`has_rule`: the callees the rule table covers, which write no program memory)."""
     out: list[Write] = []
 
     def add(inst: Instruction, ptr: Value | None, tag: Metadata | None = None) -> None:
@@ -259,7 +257,7 @@ def collect_writes(fn: Function, module: Module | None) -> list[Write]:
                 if callee_name(inst) in RELEASES:
                     add(inst, inst.args[-1])
                     continue
-                kind = classify(inst, lambda n: rule_for(n) is not None)
+                kind = classify(inst, has_rule)
                 if kind is CallKind.RULE:
                     for arg in inst.args:  # frexp's exponent: the only writes of a rule call
                         if isinstance(arg.type, PointerType):
@@ -338,13 +336,26 @@ def _attrs(attrs: tuple[str, ...], module: Module | None):
 # -- the facts of one derivative ----------------------------------------------------------------
 
 
+class FactsOwner(Protocol):
+    """What memory facts read of the derivative they are made for
+    (`synth.gradient_utils.GradientUtils`)."""
+
+    module: Module
+    original: Function
+    """The function being differentiated (its private copy)."""
+    split: bool
+    stable_args: frozenset[int]
+    loops: LoopInfo
+    has_rule: RuleLookup
+
+
 class MemoryFacts:
     """Write and alias facts of one original function, for one derivative."""
 
-    def __init__(self, gu: GradientUtils) -> None:
+    def __init__(self, gu: FactsOwner) -> None:
         self.gu = gu
         self.tbaa = TBAAOrder(gu.module)
-        self.writes = collect_writes(gu.original, gu.module)
+        self.writes = collect_writes(gu.original, gu.module, gu.has_rule)
         self.undone: list[Store] = [] if gu.split else self._undoable()
         """Stores the derivative undoes and replays (`undo_stores`), in forward order."""
         undone = set(self.undone)

@@ -24,6 +24,7 @@ from enzc.ir.module import Function
 from enzc.ir.types import I8, I64, PTR, VOID, FloatType, FunctionType
 from enzc.ir.values import ConstantInt, Value
 
+from enzc.ad.analysis.activity import float_leaves
 from enzc.ad.typeanalysis.analysis import CopyLayout, Segment
 from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
@@ -174,7 +175,6 @@ def _agreed_element_type(gu: GradientUtils, call: CallBase) -> FloatType | None:
 def _element_float_type(gu: GradientUtils, ptr: Value) -> FloatType | None:
     """The one floating type stored in `ptr`'s allocation: its alloca's only leaf
     type, or the only type every load and store through it uses."""
-    from enzc.ad.synth.gradient_utils import float_leaves
     from enzc.ad.analysis.memory_facts import underlying_object
 
     base = underlying_object(ptr)

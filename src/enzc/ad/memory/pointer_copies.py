@@ -18,9 +18,8 @@ from enzc.ir.instructions import CallBase
 from enzc.ir.types import I1, I8, I64, PTR, VOID, FunctionType
 from enzc.ir.values import ConstantInt, Value
 
-from enzc.ad.analysis.calls import CallKind, classify
+from enzc.ad.analysis.calls import is_memory_copy
 from enzc.ad.memory.memtypes import copy_layout
-from enzc.ad.rules.dsl import rule_for
 from enzc.ad.typeanalysis.typetree import Kind
 
 if TYPE_CHECKING:
@@ -30,7 +29,7 @@ if TYPE_CHECKING:
 def copy_pointer_shadows(gu: GradientUtils, call: CallBase) -> None:
     """After forward copy `call` (original) between shadowed buffers, copy the
     shadows of the pointers it moved; other calls are left alone."""
-    if classify(call, lambda n: rule_for(n) is not None) is not CallKind.MEMCPY:
+    if not is_memory_copy(call):
         return
     dst, src = call.args[0], call.args[1]
     if not (gu.activity.has_shadow(dst) and gu.activity.has_shadow(src)):

@@ -17,7 +17,7 @@ from enzc.ir.module import Function, Module
 from enzc.ir.types import I32, I64, PTR, FunctionType
 from enzc.ir.values import ConstantInt
 
-from enzc.ad.memory.heap import ADOPT_ALIGNED
+from enzc.ad.analysis.allocations import ADOPT_ALIGNED
 
 
 def lower_posix_memalign(fn: Function, module: Module) -> None:

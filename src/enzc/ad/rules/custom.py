@@ -29,8 +29,10 @@ from enzc.ir.module import Function, Module
 from enzc.ir.types import VOID, FloatType, PointerType, StructType, Type, VectorType
 from enzc.ir.values import ConstantSimple, Value
 
+from enzc.ad.analysis.annotations import AUGMENT_KIND, GRADIENT_KIND
+from enzc.ad.analysis.calls import CallKind, classify
 from enzc.ad.analysis.globals_shadow import metadata_target
-from enzc.ad.markers import AUGMENT_KIND, GRADIENT_KIND
+from enzc.ad.rules.table import has_rule
 
 if TYPE_CHECKING:
     from enzc.ad.synth.gradient_utils import GradientUtils
@@ -246,10 +248,7 @@ def _shadow_argument(gu: GradientUtils, call: CallBase, i: int) -> Value:
 def forward_custom_calls(gu: GradientUtils) -> None:
     """Forward-pass duty of every active call with a custom derivative (before the
     reverse pass, so its lookups see the augmented call's primal result)."""
-    from enzc.ad.analysis.calls import CallKind, classify
-    from enzc.ad.rules.dsl import rule_for
-
     for inst in list(gu.original.instructions()):
         if (isinstance(inst, CallBase) and gu.activity.is_active_instruction(inst)
-                and classify(inst, lambda n: rule_for(n) is not None) is CallKind.CUSTOM):
+                and classify(inst, has_rule) is CallKind.CUSTOM):
             forward_custom_call(gu, inst)

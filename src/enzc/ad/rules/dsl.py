@@ -297,25 +297,3 @@ def intrinsic(module: Module, base: str, ftype: Type, extra: list[Type]) -> obje
     params = [ftype] * (nargs - len(extra)) + extra
     name = ".".join(["llvm", base, type_suffix(ftype)] + [type_suffix(t) for t in extra])
     return get_or_insert_function(module, name, FunctionType(ftype, tuple(params)))
-
-
-def rule_for(name: str) -> Rule | None:
-    """The rule for a libm or intrinsic name (`sin`, `sinf`, `llvm.sin.f32`), if any."""
-    from enzc.ad.rules.complex import OPERATIONS
-    from enzc.ad.rules.table import ALIASES, TABLE
-
-    if name in OPERATIONS:
-        return Rule((), complex_op=OPERATIONS[name])
-    if name.startswith("llvm."):
-        base = name[5:].split(".")[0]
-        return TABLE.get(ALIASES.get(base, base))
-    for candidate in (name, name[:-1] if name[-1:] in ("f", "l") else None):
-        if candidate is not None and candidate not in INTRINSIC_ONLY:
-            key = ALIASES.get(candidate, candidate)
-            if key in TABLE:
-                return TABLE[key]
-    return None
-
-
-INTRINSIC_ONLY = frozenset({"fmuladd", "powi", "minnum", "maxnum", "minimum", "maximum", "minimumnum", "maximumnum"})
-"""Table keys that name intrinsics only; a C function of that name is the user's own."""

@@ -19,7 +19,7 @@ from enzc.ir.instructions import CallBase, Instruction
 from enzc.ir.values import Value
 
 from enzc.ad.analysis.calls import CallKind, callee_name, classify
-from enzc.ad.rules.dsl import rule_for
+from enzc.ad.rules.table import has_rule
 
 if TYPE_CHECKING:
     from enzc.ad.synth.gradient_utils import GradientUtils
@@ -29,7 +29,7 @@ def math_base(name: str) -> str:
     """`llvm.cos.f64`, `cosf`, `cosl`, `cos` → `cos` (the rule table's spelling)."""
     if name.startswith("llvm."):
         return name[5:].split(".")[0]
-    if name[-1:] in ("f", "l") and rule_for(name[:-1]) is not None:
+    if name[-1:] in ("f", "l") and has_rule(name[:-1]):
         return name[:-1]
     return name
 
@@ -47,7 +47,7 @@ def equal_forward_call(gu: GradientUtils, base: str, args: list[Value], at: Inst
         name = callee_name(user)
         if name is None or math_base(name) != base:
             continue
-        if classify(user, lambda n: rule_for(n) is not None) is not CallKind.RULE:
+        if classify(user, has_rule) is not CallKind.RULE:
             continue  # a user's own function of that name
         if not gu.dt.block_dominates(user.parent, at.parent):
             continue

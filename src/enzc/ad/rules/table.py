@@ -10,6 +10,7 @@ marks an argument without a derivative (an integer exponent). Expressions use
 
 from __future__ import annotations
 
+from enzc.ad.rules.complex import OPERATIONS
 from enzc.ad.rules.dsl import D, Rule
 
 LN2 = "0.6931471805599453"
@@ -83,3 +84,27 @@ ALIASES: dict[str, str] = {
     "maximumnum": "maxnum",
 }
 """libm and intrinsic spellings of the same function."""
+
+INTRINSIC_ONLY = frozenset({"fmuladd", "powi", "minnum", "maxnum", "minimum", "maximum", "minimumnum", "maximumnum"})
+"""Table keys that name intrinsics only; a C function of that name is the user's own."""
+
+
+def rule_for(name: str) -> Rule | None:
+    """The rule for a libm or intrinsic name (`sin`, `sinf`, `llvm.sin.f32`), if any."""
+    if name in OPERATIONS:
+        return Rule((), complex_op=OPERATIONS[name])
+    if name.startswith("llvm."):
+        base = name[5:].split(".")[0]
+        return TABLE.get(ALIASES.get(base, base))
+    for candidate in (name, name[:-1] if name[-1:] in ("f", "l") else None):
+        if candidate is not None and candidate not in INTRINSIC_ONLY:
+            key = ALIASES.get(candidate, candidate)
+            if key in TABLE:
+                return TABLE[key]
+    return None
+
+
+def has_rule(name: str) -> bool:
+    """Whether calls of `name` are differentiated by the table (what the analyses
+    classify as a `CallKind.RULE` call: pure math)."""
+    return rule_for(name) is not None

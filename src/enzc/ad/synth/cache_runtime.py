@@ -20,12 +20,13 @@ from enzc.ir.module import Function, Module
 from enzc.ir.types import I8, I64, PTR, VOID, FunctionType, StructType
 from enzc.ir.values import ConstantInt, null
 
+from enzc.ad.analysis.allocations import ARENA_ALLOC
+
 HEADER = StructType((PTR, I64))
 """`{ptr data, i64 capacity}` of a growing cache."""
 ARENA = StructType((PTR, PTR, PTR, I64))
 """`{ptr last block, ptr cur, ptr end, i64 bytes}` of a bump arena."""
 GROW_HELPER = "__enzc_cache_grow"
-ARENA_ALLOC = "__enzc_arena_alloc"
 ARENA_FREE = "__enzc_arena_free"
 FIRST_BLOCK = 4096
 """Bytes of an arena's first heap block (link header included)."""

@@ -28,7 +28,7 @@ from enzc.ir.values import InlineAsm, Value
 from enzc.ad.analysis.activity import carries_pointer
 from enzc.ad.analysis.calls import CallKind, classify
 from enzc.ad.memory.fnptr import PAIR
-from enzc.ad.rules.dsl import rule_for
+from enzc.ad.rules.table import has_rule
 
 if TYPE_CHECKING:
     from enzc.ad.synth.gradient_utils import GradientUtils
@@ -57,7 +57,7 @@ def differentiable_callee(call: CallBase) -> Function | None:
     fn = call.called_function
     if not isinstance(fn, Function) or fn.is_declaration:
         return None
-    if classify(call, lambda n: rule_for(n) is not None) is not CallKind.UNKNOWN:
+    if classify(call, has_rule) is not CallKind.UNKNOWN:
         return None
     return fn
 

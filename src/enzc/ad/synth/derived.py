@@ -21,6 +21,7 @@ from enzc.ad.synth.dynamic_stack import lower_dynamic_allocas
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.memory.intfloat import retype_integer_moves
 from enzc.ad.memory.posix_memalign import lower_posix_memalign
+from enzc.ad.rules.table import has_rule
 from enzc.ad.synth.preprocess import prepare
 
 
@@ -44,9 +45,9 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
                        "rewrite the loop without goto into its body") from None
     analysis_args = tuple(ArgActivity.OUT if a.has_shadow and not _is_pointer(p) else a
                           for a, p in zip(args, original.args))
-    activity = analyze(original, analysis_args, active_return, module)
+    activity = analyze(original, analysis_args, active_return, module, has_rule=has_rule)
     activity = retype_integer_moves(module, layout, original, activity,
-                                    lambda: analyze(original, analysis_args, active_return, module))
+                                    lambda: analyze(original, analysis_args, active_return, module, has_rule=has_rule))
     value_map: dict[Value, Value] = {}
     extra: dict[Value, list[Value]] = {}
     it = iter(g.args)

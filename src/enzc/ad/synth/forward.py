@@ -36,10 +36,11 @@ from enzc.ad.analysis.activity import ArgActivity, carries_float, carries_pointe
 from enzc.ad.analysis.calls import CallKind, callee_name, classify
 from enzc.ad.synth.derived import derived_params, start_derived
 from enzc.ad.synth.gradient_utils import GradientUtils
-from enzc.ad.memory.heap import DEALLOCATORS, allocator_of
-from enzc.ad.markers import forward_derivative_of
+from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
+from enzc.ad.analysis.annotations import forward_derivative_of
 from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward
-from enzc.ad.rules.dsl import emit_scaled, rule_for
+from enzc.ad.rules.dsl import emit_scaled
+from enzc.ad.rules.table import has_rule, rule_for
 
 if TYPE_CHECKING:
     from enzc.ad.synth.combined import DerivativeCache, Signature
@@ -203,7 +204,7 @@ class _Tangents:
         if custom is not None:
             self._custom(call, custom)
             return
-        kind = classify(call, lambda n: rule_for(n) is not None)
+        kind = classify(call, has_rule)
         match kind:
             case CallKind.INACTIVE:
                 self._free_shadow(call)

@@ -51,11 +51,12 @@ from enzc.ir.transforms import clone_instruction
 from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStructType, StructType, Type
 from enzc.ir.values import Constant, ConstantInt, GlobalValue, Value
 
-from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, slot_numbers
+from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, float_leaves, slot_numbers
 from enzc.ad.synth.cache import CacheManager
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global, shadow_constant
-from enzc.ad.memory.heap import allocator_of, shadow_allocation
+from enzc.ad.analysis.allocations import allocator_of
+from enzc.ad.memory.heap import shadow_allocation
 from enzc.ad.analysis.memory_facts import MemoryFacts
 from enzc.ad.synth.recompute import Planner
 from enzc.ad.analysis.tripcount import TripCount, trip_count
@@ -93,6 +94,8 @@ class GradientUtils:
         self.original = original
         self.user_name = user_name
         self.activity = activity
+        self.has_rule = activity.has_rule
+        """The callees the derivative rule table covers (for `MemoryFacts`)."""
         self.new = new
         self.value_map = value_map
         self.layout = layout
@@ -569,24 +572,6 @@ def _spelling(v: Value) -> str:
         return v.ref() if v.name or isinstance(v, Constant) else "?"
     except ValueError:
         return "?"
-
-
-def float_leaves(ty: Type, prefix: tuple[int, ...] = ()) -> list[tuple[tuple[int, ...], Type]]:
-    """Index paths to the floating (scalar or vector) leaves of an aggregate type."""
-    match ty:
-        case StructType(elements=els) | NamedStructType(elements=els) if els is not None:
-            out = []
-            for i, e in enumerate(els):
-                out += float_leaves(e, prefix + (i,))
-            return out
-        case ArrayType(count=n, element=e):
-            out = []
-            for i in range(n):
-                out += float_leaves(e, prefix + (i,))
-            return out
-    if isinstance(ty.scalar, FloatType):
-        return [(prefix, ty)]
-    return []
 
 
 def derived_from_null(v: Value) -> bool:

@@ -32,7 +32,8 @@ from enzc.ad.memory.memtypes import memcpy_adjoint
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.typeanalysis.typetree import Kind
 from enzc.ad.analysis.uses import reaches
-from enzc.ad.rules.dsl import PARAMS, intrinsic, rule_for
+from enzc.ad.rules.dsl import PARAMS, intrinsic
+from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.rules.reuse import equal_forward_call
 
 Handler = Callable[[GradientUtils, Instruction], None]
@@ -343,7 +344,7 @@ class _CallEnv:
 def _call(gu: GradientUtils, inst: Instruction) -> None:
     assert isinstance(inst, CallBase)
     name = callee_name(inst)
-    kind = classify(inst, lambda n: rule_for(n) is not None)
+    kind = classify(inst, has_rule)
     match kind:
         case CallKind.INACTIVE:
             return
