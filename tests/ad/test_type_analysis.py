@@ -2,7 +2,8 @@
 
 import pytest
 
-from enzc.ad.typeanalysis.analysis import TypeAnalysis, print_type_analysis
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
+from enzc.ad.typeanalysis.results import print_type_analysis
 from enzc.ad.typeanalysis.errors import TypeConflictError, UnknownTypeError
 from enzc.ad.typeanalysis.typetree import CONFLICT, DOUBLE, FLOAT, INTEGER, POINTER, UNKNOWN, parse_type_tree as T
 from enzc.ir import FloatType

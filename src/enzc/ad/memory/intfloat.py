@@ -39,7 +39,8 @@ from enzc.ir.types import PTR, FloatType, IntType, PointerType, Type, VectorType
 from enzc.ir.values import Use, Value
 
 from enzc.ad.analysis.activity import Activity
-from enzc.ad.typeanalysis.analysis import TypeAnalysis, TypeResults
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
+from enzc.ad.typeanalysis.results import TypeResults
 from enzc.ad.typeanalysis.tbaa import INTEGER_TYPE_NAMES, TBAAReader
 from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_field
 from enzc.ad.typeanalysis.typetree import BaseType, Kind

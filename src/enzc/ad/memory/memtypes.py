@@ -25,7 +25,7 @@ from enzc.ir.types import I8, I64, PTR, VOID, FloatType, FunctionType
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.activity import float_leaves
-from enzc.ad.typeanalysis.analysis import CopyLayout, Segment
+from enzc.ad.typeanalysis.results import CopyLayout, Segment
 from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
 from enzc.ad.typeanalysis.typetree import Kind, float_type

@@ -64,7 +64,7 @@ from enzc.ad.analysis.tripcount import TripCount, trip_count
 if TYPE_CHECKING:
     from enzc.ad.synth.call_derivatives import CallRecord
     from enzc.ad.synth.combined import DerivativeCache
-    from enzc.ad.typeanalysis.analysis import TypeResults
+    from enzc.ad.typeanalysis.results import TypeResults
 
 RECOMPUTE_DEPTH = 6
 """How deep a chain of pure instructions the reverse pass recomputes instead of caching."""

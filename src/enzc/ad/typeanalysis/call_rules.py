@@ -15,8 +15,7 @@ from enzc.ir.instructions import CallBase
 from enzc.ir.types import VoidType
 from enzc.ir.values import Constant, ConstantInt
 
-from enzc.ad.typeanalysis.instruction_rules import lanes, to_memory
-from enzc.ad.typeanalysis.state import FunctionState
+from enzc.ad.typeanalysis.state import FunctionState, lanes, to_memory
 from enzc.ad.typeanalysis.typetree import DOUBLE, FLOAT, INTEGER, TypeTree, float_type
 
 Rule = Callable[[FunctionState, CallBase], None]

@@ -16,16 +16,13 @@ given to `__enzyme_autodiff`) has unknown callers and gets no context.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, Module
-from enzc.ir.values import ConstantAggregate, ConstantExpr
+from enzc.ir.values import ConstantAggregate, ConstantExpr, Value
 
 from enzc.ad.typeanalysis.typetree import TypeTree
-
-if TYPE_CHECKING:
-    from enzc.ad.typeanalysis.analysis import TypeAnalysis
 
 DERIVED_PREFIXES = ("diffe_", "split_", "augmented_", "reverse_", "__enzc_")
 """Functions the AD stage adds: their calls are copies of the original sites."""
@@ -36,13 +33,25 @@ a caller is analysed without context."""
 Context = list[TypeTree] | None
 
 
-def caller_context(analysis: TypeAnalysis, name: str) -> Context:
+class _Trees(Protocol):
+    def tree_of(self, value: Value) -> TypeTree: ...
+
+
+class Analyzer(Protocol):
+    """The analysis whose callers are asked (`analysis.TypeAnalysis`, without summaries)."""
+
+    module: Module | None
+
+    def analyze(self, fn: Function, arg_trees: list[TypeTree] | None = None) -> _Trees: ...
+
+
+def caller_context(analysis: Analyzer, name: str) -> Context:
     """The argument trees every direct call of the module's function `name` agrees
     on, or None (unknown callers, no call sites)."""
     return _context(analysis, name, 0, frozenset(), {})
 
 
-def _context(analysis: TypeAnalysis, name: str, depth: int, visiting: frozenset[str],
+def _context(analysis: Analyzer, name: str, depth: int, visiting: frozenset[str],
              memo: dict[str, Context]) -> Context:
     """`caller_context`; a caller met again on the way up (recursion) or beyond
     MAX_DEPTH contributes no facts, so a memoised answer is never too strong."""
@@ -56,7 +65,7 @@ def _context(analysis: TypeAnalysis, name: str, depth: int, visiting: frozenset[
     return result
 
 
-def _sites_context(analysis: TypeAnalysis, fn: Function, depth: int, visiting: frozenset[str],
+def _sites_context(analysis: Analyzer, fn: Function, depth: int, visiting: frozenset[str],
                    memo: dict[str, Context]) -> Context:
     module = analysis.module
     assert module is not None

@@ -39,7 +39,8 @@ from enzc.ir.types import FloatType, IntType, PointerType, VectorType
 from enzc.ir.values import Constant, ConstantInt, ConstantSplat, Value
 
 from enzc.ad.typeanalysis.offsets import gep_offset, multiple_of
-from enzc.ad.typeanalysis.state import FunctionState
+from enzc.ad.typeanalysis.call_rules import apply_call
+from enzc.ad.typeanalysis.state import FunctionState, lanes, to_memory
 from enzc.ad.typeanalysis.typetree import INTEGER, POINTER, POINTER_SIZE, BaseType, Kind, TypeTree
 
 _INT = TypeTree.scalar(INTEGER)
@@ -62,16 +63,6 @@ _BY_CLASS: dict[type, object] = {}
 def base_of(tree: TypeTree) -> BaseType:
     """The type of a scalar value's own bytes."""
     return tree.at((0,))
-
-
-def lanes(tree: TypeTree) -> TypeTree:
-    """The part of a value tree that holds for every byte/lane (its `-1` entries)."""
-    return TypeTree({p: t for p, t in tree.items() if p[0] == -1})
-
-
-def to_memory(tree: TypeTree, size: int) -> TypeTree:
-    """A value tree laid down as memory: one entry per element (big values keep `-1`)."""
-    return tree.expand(size) if size <= 256 else tree.window(0, size)
 
 
 # -- memory ------------------------------------------------------------------------------
@@ -484,8 +475,6 @@ def _switch(s: FunctionState, inst: Switch) -> None:
 
 
 def _call(s: FunctionState, inst: CallBase) -> None:
-    from enzc.ad.typeanalysis.call_rules import apply_call
-
     apply_call(s, inst)
 
 

@@ -12,10 +12,10 @@ that have mostly settled instead of once per intermediate state.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable, Protocol
 
 from enzc.ir.datalayout import DataLayoutError
-from enzc.ir.instructions import Instruction, Ret
+from enzc.ir.instructions import CallBase, Instruction, Ret
 from enzc.ir.module import Function, GlobalVariable
 from enzc.ir.types import ArrayType, NamedStructType, StructType, VectorType
 from enzc.ir.values import (
@@ -32,10 +32,8 @@ from enzc.ir.values import (
 )
 
 from enzc.ad.typeanalysis.offsets import TypeSeeds
+from enzc.ad.typeanalysis.tbaa import TBAAReader
 from enzc.ad.typeanalysis.typetree import ANYTHING, INTEGER, POINTER, Path, BaseType, TypeTree, float_type
-
-if TYPE_CHECKING:
-    from enzc.ad.typeanalysis.analysis import TypeAnalysis
 
 _SMALL_INT = 4096
 _BUDGET_PER_INSTRUCTION = 32
@@ -44,10 +42,32 @@ _GROWTH_LIMIT = 40
 """Integer constants with magnitude up to this are integers; larger ones may be float bits."""
 
 
+class Driver(Protocol):
+    """What a function's fixed point asks of the analysis running it (`analysis.TypeAnalysis`):
+    module-wide facts, the propagation rules, and calls to defined functions."""
+
+    seeds: TypeSeeds
+    tbaa: TBAAReader
+
+    def provenance(self, fn: Function, memo: dict) -> dict: ...
+
+    def global_memory(self, gv: GlobalVariable) -> TypeTree: ...
+
+    def constant_expr_tree(self, state: FunctionState, ce: ConstantExpr) -> TypeTree: ...
+
+    def constant_expr_backward(self, state: FunctionState, ce: ConstantExpr, tree: TypeTree) -> None: ...
+
+    def apply_rule(self, state: FunctionState, inst: Instruction) -> None:
+        """Run the propagation rule of `inst` (`instruction_rules`)."""
+
+    def run_call(self, state: FunctionState, call: CallBase) -> None:
+        """Analyse the defined callee of `call` in `state`'s context and join back."""
+
+
 class FunctionState:
     """Type trees of one function in one calling context, while being computed."""
 
-    def __init__(self, analysis: TypeAnalysis, fn: Function, arg_trees: list[TypeTree], ret_tree: TypeTree,
+    def __init__(self, analysis: Driver, fn: Function, arg_trees: list[TypeTree], ret_tree: TypeTree,
                  warm: dict[Value, TypeTree] | None = None,
                  origins: dict[int, tuple[FunctionState, int, int]] | None = None) -> None:
         self.analysis = analysis
@@ -216,22 +236,20 @@ class FunctionState:
 
     def run(self, instructions: Iterable[Instruction]) -> None:
         """Iterate the rules to a fixed point (interprocedural calls last)."""
-        from enzc.ad.typeanalysis.instruction_rules import apply_rule
-
         for inst in instructions:
             self.push(inst)
         while True:
             while self.worklist:
                 inst = self.worklist.popleft()
                 self.queued.discard(inst)
-                apply_rule(self, inst)
+                self.analysis.apply_rule(self, inst)
                 self.budget -= 1
                 if self.budget == 0:
                     self.frozen = True
             if self.call_worklist:
                 call = self.call_worklist.popleft()
                 self.call_queued.discard(call)
-                self.analysis.run_call(self, call)
+                self.analysis.run_call(self, call)  # type: ignore[arg-type]
                 continue
             if self.min_read_version is not None and self.min_read_version < self.version:
                 # A recursive call saw an older summary of this frame: redo those calls.
@@ -240,6 +258,16 @@ class FunctionState:
                     self.push_call(call)
                 continue
             break
+
+
+def lanes(tree: TypeTree) -> TypeTree:
+    """The part of a value tree that holds for every byte/lane (its `-1` entries)."""
+    return TypeTree({p: t for p, t in tree.items() if p[0] == -1})
+
+
+def to_memory(tree: TypeTree, size: int) -> TypeTree:
+    """A value tree laid down as memory: one entry per element (big values keep `-1`)."""
+    return tree.expand(size) if size <= 256 else tree.window(0, size)
 
 
 def value_seed(v: Value, seeds: TypeSeeds) -> TypeTree:
