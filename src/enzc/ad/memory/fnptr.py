@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
 from enzc.ir.instructions import CallBase
@@ -35,12 +35,15 @@ from enzc.ir.printer import print_function
 from enzc.ir.types import I32, I64, PTR, VOID, ArrayType, FunctionType, IntType, StructType
 from enzc.ir.values import ConstantAggregate, ConstantInt, Value
 
-if TYPE_CHECKING:
-    from enzc.ad.synth.gradient_utils import GradientUtils
-    from enzc.ad.synth.split_mode import SplitDerivative
-
 PAIR = StructType((PTR, PTR))
 """`{augmented, reverse}`: the shadow of a function."""
+
+
+class DerivedPair(Protocol):
+    """A function's augmented forward and reverse (`synth.split_mode.SplitDerivative`)."""
+
+    augmented: Function
+    reverse: Function
 
 _DERIVED_PREFIXES = ("diffe_", "split_", "augmented_", "reverse_", "__enzc_")
 
@@ -97,7 +100,7 @@ def candidates(module: Module, call: CallBase) -> tuple[list[Function], list[Fun
     return defined, external
 
 
-def pair_global(module: Module, split: SplitDerivative) -> GlobalVariable:
+def pair_global(module: Module, split: DerivedPair) -> GlobalVariable:
     """The constant `{augmented, reverse}` of one derived pair (made once)."""
     name = f"{split.augmented.name}.shadow"
     got = module.globals.get(name)
@@ -108,10 +111,8 @@ def pair_global(module: Module, split: SplitDerivative) -> GlobalVariable:
     return got
 
 
-def shadow_of_pointer(gu: GradientUtils, b: IRBuilder, fp: Value,
-                      targets: list[tuple[Function, SplitDerivative]]) -> Value:
+def shadow_of_pointer(module: Module, b: IRBuilder, fp: Value, targets: list[tuple[Function, DerivedPair]]) -> Value:
     """Forward code: the pair of the function `fp` points to (a trap pair if none)."""
-    module = gu.module
     shadow: Value = _unknown_pair(module, targets[0][1])
     for fn, split in reversed(targets):
         hit = b.icmp("eq", fp, fn, "fp.is")
@@ -119,7 +120,7 @@ def shadow_of_pointer(gu: GradientUtils, b: IRBuilder, fp: Value,
     return shadow
 
 
-def _unknown_pair(module: Module, like: SplitDerivative) -> GlobalVariable:
+def _unknown_pair(module: Module, like: DerivedPair) -> GlobalVariable:
     """A pair of the types of `like` whose functions report an unknown target and abort."""
     fa = _trap_function(module, like.augmented.function_type)
     fr = _trap_function(module, like.reverse.function_type)

@@ -20,18 +20,15 @@ freeing the new shadow.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
 from enzc.ir.instructions import CallBase, Instruction, Invoke
 from enzc.ir.module import Function, Module
 from enzc.ir.types import I1, I8, I64, PTR, VOID, FunctionType, IntType
 from enzc.ir.values import ConstantInt, Value
 
+from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.allocations import Allocator, allocator_of, may_escape
-
-if TYPE_CHECKING:
-    from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.memory.memtypes import copy_adjoint_by_bytes
 
 
 SHADOW_ALLOC = "__enzc_shadow_alloc"
@@ -42,7 +39,7 @@ SHADOW_REALLOC = "__enzc_shadow_realloc"
 # -- forward: shadow allocations -----------------------------------------------------------------
 
 
-def shadow_allocation(gu: GradientUtils, orig: CallBase, new: Instruction, name: str) -> Value:
+def shadow_allocation(gu: GradientState, orig: CallBase, new: Instruction, name: str) -> Value:
     """Emit the shadow of allocation `orig` (forward clone `new`) right after it."""
     alloc = allocator_of(orig)
     assert alloc is not None
@@ -68,7 +65,7 @@ def shadow_allocation(gu: GradientUtils, orig: CallBase, new: Instruction, name:
     return b.call(_shadow_realloc_helper(gu.module), [old, _byte_count(b, _sizes(gu, orig, alloc))], name)
 
 
-def _sizes(gu: GradientUtils, orig: CallBase, alloc: Allocator) -> list[Value]:
+def _sizes(gu: GradientState, orig: CallBase, alloc: Allocator) -> list[Value]:
     return [gu.new_value(orig.args[i]) for i in alloc.size_args]
 
 
@@ -180,7 +177,7 @@ def _shadow_realloc_helper(module: Module) -> Function:
 # -- reverse ----------------------------------------------------------------------------------------
 
 
-def reverse_allocation(gu: GradientUtils, orig: CallBase) -> None:
+def reverse_allocation(gu: GradientState, orig: CallBase) -> None:
     """The reverse of a shadowed allocation: move the adjoints a `realloc` moved
     back to the old block, then free the shadow unless it may escape."""
     alloc = allocator_of(orig)
@@ -192,9 +189,7 @@ def reverse_allocation(gu: GradientUtils, orig: CallBase) -> None:
     gu.b.call(_free(gu.module), [gu.lookup(gu.shadow(orig))])
 
 
-def _reverse_moved_contents(gu: GradientUtils, orig: CallBase, alloc: Allocator) -> None:
-    from enzc.ad.memory.memtypes import copy_adjoint_by_bytes
-
+def _reverse_moved_contents(gu: GradientState, orig: CallBase, alloc: Allocator) -> None:
     b = gu.b
     old = gu.lookup(gu.shadow(orig.args[alloc.moves_from]))  # type: ignore[index]
     new = gu.lookup(gu.shadow(orig))

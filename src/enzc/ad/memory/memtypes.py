@@ -16,25 +16,21 @@ reused).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Store
 from enzc.ir.module import Function
 from enzc.ir.types import I8, I64, PTR, VOID, FloatType, FunctionType
 from enzc.ir.values import ConstantInt, Value
 
+from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.activity import float_leaves
 from enzc.ad.typeanalysis.results import CopyLayout, Segment
 from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
 from enzc.ad.typeanalysis.typetree import Kind, float_type
 
-if TYPE_CHECKING:
-    from enzc.ad.synth.gradient_utils import GradientUtils
 
-
-def memcpy_adjoint(gu: GradientUtils, call: CallBase) -> None:
+def memcpy_adjoint(gu: GradientState, call: CallBase) -> None:
     """Reverse of a copy between two shadowed buffers (original `call`)."""
     layout = copy_layout(gu, call)
     d_dst = gu.lookup(gu.shadow(call.args[0]))
@@ -45,14 +41,14 @@ def memcpy_adjoint(gu: GradientUtils, call: CallBase) -> None:
     emit_layout_adjoint(gu, layout, d_dst, d_src, n)
 
 
-def copy_adjoint_by_bytes(gu: GradientUtils, owner: Value, d_dst: Value, d_src: Value, nbytes: Value) -> None:
+def copy_adjoint_by_bytes(gu: GradientState, owner: Value, d_dst: Value, d_src: Value, nbytes: Value) -> None:
     """`d_src += d_dst; d_dst = 0` over `nbytes` (a reverse-pass value) of the
     memory original pointer `owner` points to, which must be one repeated pattern."""
     layout = repeated_layout(gu, owner)
     emit_layout_adjoint(gu, layout, d_dst, d_src, nbytes)
 
 
-def emit_layout_adjoint(gu: GradientUtils, layout: CopyLayout, d_dst: Value, d_src: Value, n: Value) -> None:
+def emit_layout_adjoint(gu: GradientState, layout: CopyLayout, d_dst: Value, d_src: Value, n: Value) -> None:
     b = gu.b
     if layout.period is None:
         reps: Value = ConstantInt(I64, 1)
@@ -71,7 +67,7 @@ def emit_layout_adjoint(gu: GradientUtils, layout: CopyLayout, d_dst: Value, d_s
 # -- which bytes hold floats ----------------------------------------------------------------------
 
 
-def copy_layout(gu: GradientUtils, call: CallBase) -> CopyLayout:
+def copy_layout(gu: GradientState, call: CallBase) -> CopyLayout:
     """What `call` copies: from type analysis (bytes of a local object that nothing
     ever writes are uninitialized, no data), else from the buffers' element type."""
     try:
@@ -84,7 +80,7 @@ def copy_layout(gu: GradientUtils, call: CallBase) -> CopyLayout:
         return CopyLayout((Segment(0, size, float_type(elem.kind)),), size)
 
 
-def _no_data_in(gu: GradientUtils, src: Value):
+def _no_data_in(gu: GradientState, src: Value):
     """For a copy from a local alloca (at a constant offset): `no_data(offset, size)`,
     whether those copied bytes carry no data: never written (every write at a
     known offset), or declared integer fields of the alloca's type; else None."""
@@ -149,7 +145,7 @@ def _written_ranges(alloca: Alloca, seeds: TypeSeeds) -> list[tuple[int, int]] |
     return ranges
 
 
-def repeated_layout(gu: GradientUtils, ptr: Value) -> CopyLayout:
+def repeated_layout(gu: GradientState, ptr: Value) -> CopyLayout:
     """The memory behind original pointer `ptr` as one repeated pattern."""
     memory = gu.types.tree_of(ptr).data0()
     heads = memory.first_level()
@@ -166,13 +162,13 @@ def repeated_layout(gu: GradientUtils, ptr: Value) -> CopyLayout:
                    "differentiated code")
 
 
-def _agreed_element_type(gu: GradientUtils, call: CallBase) -> FloatType | None:
+def _agreed_element_type(gu: GradientState, call: CallBase) -> FloatType | None:
     types = {t for t in (_element_float_type(gu, call.args[0]), _element_float_type(gu, call.args[1]))
              if t is not None}
     return next(iter(types)) if len(types) == 1 else None
 
 
-def _element_float_type(gu: GradientUtils, ptr: Value) -> FloatType | None:
+def _element_float_type(gu: GradientState, ptr: Value) -> FloatType | None:
     """The one floating type stored in `ptr`'s allocation: its alloca's only leaf
     type, or the only type every load and store through it uses."""
     from enzc.ad.analysis.memory_facts import underlying_object
@@ -197,7 +193,7 @@ def _element_float_type(gu: GradientUtils, ptr: Value) -> FloatType | None:
 # -- the element loop ----------------------------------------------------------------------------------
 
 
-def _helper(gu: GradientUtils, elem: FloatType) -> Function:
+def _helper(gu: GradientState, elem: FloatType) -> Function:
     """`void __enzc_copy_adjoint_<T>(ptr d_dst, ptr d_src, i64 reps, i64 per, i64 stride)`:
     for `reps` blocks `stride` bytes apart, `per` consecutive elements each:
     d_src += d_dst; d_dst = 0 (forwards if d_dst > d_src, else backwards)."""

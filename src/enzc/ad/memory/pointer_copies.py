@@ -11,22 +11,18 @@ would count a caller's initial shadow values twice.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from enzc.ir.builder import IRBuilder, get_or_insert_function
 from enzc.ir.instructions import CallBase
 from enzc.ir.types import I1, I8, I64, PTR, VOID, FunctionType
 from enzc.ir.values import ConstantInt, Value
 
+from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.calls import is_memory_copy
 from enzc.ad.memory.memtypes import copy_layout
 from enzc.ad.typeanalysis.typetree import Kind
 
-if TYPE_CHECKING:
-    from enzc.ad.synth.gradient_utils import GradientUtils
 
-
-def copy_pointer_shadows(gu: GradientUtils, call: CallBase) -> None:
+def copy_pointer_shadows(gu: GradientState, call: CallBase) -> None:
     """After forward copy `call` (original) between shadowed buffers, copy the
     shadows of the pointers it moved; other calls are left alone."""
     if not is_memory_copy(call):
@@ -58,6 +54,6 @@ def _bytes(b: IRBuilder, n: Value) -> Value:
     return n if n.type == I64 else b.zext(n, I64, "n")
 
 
-def _move(gu: GradientUtils, b: IRBuilder, dst: Value, src: Value, n: Value) -> None:
+def _move(gu: GradientState, b: IRBuilder, dst: Value, src: Value, n: Value) -> None:
     memmove = get_or_insert_function(gu.module, "llvm.memmove.p0.p0.i64", FunctionType(VOID, (PTR, PTR, I64, I1)))
     b.call(memmove, [dst, src, n, ConstantInt(I1, 0)])

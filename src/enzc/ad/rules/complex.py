@@ -16,14 +16,11 @@ result `{double, double}`; `float complex` results are `<2 x float>`, and libm's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from enzc.ir.instructions import CallBase
 from enzc.ir.types import I32, StructType, VectorType
 from enzc.ir.values import ConstantInt, Value
 
-if TYPE_CHECKING:
-    from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.analysis.gradient_state import GradientState
 
 Complex = tuple[Value, Value]
 
@@ -36,7 +33,7 @@ OPERATIONS: dict[str, str] = {
 """Runtime/libm name → the operation differentiated."""
 
 
-def reverse_complex(gu: GradientUtils, call: CallBase, op: str) -> None:
+def reverse_complex(gu: GradientState, call: CallBase, op: str) -> None:
     """Add the adjoints of `call`'s complex operands (see the module docstring)."""
     b = gu.b
     result_adjoint = gu.take_adjoint(call)
@@ -79,7 +76,7 @@ def _arg_groups(call: CallBase) -> list[list[int]]:
     return [[i, i + 1] for i in range(0, len(args), 2)]
 
 
-def _operands(gu: GradientUtils, call: CallBase) -> list[Complex]:
+def _operands(gu: GradientState, call: CallBase) -> list[Complex]:
     out = []
     for group in _arg_groups(call):
         vals = [gu.lookup(gu.new_value(call.args[i])) for i in group]
@@ -87,7 +84,7 @@ def _operands(gu: GradientUtils, call: CallBase) -> list[Complex]:
     return out
 
 
-def _parts(gu: GradientUtils, v: Value) -> Complex:
+def _parts(gu: GradientState, v: Value) -> Complex:
     """(re, im) of a `{T, T}` or `<2 x T>` value."""
     b = gu.b
     if isinstance(v.type, StructType):
@@ -95,7 +92,7 @@ def _parts(gu: GradientUtils, v: Value) -> Complex:
     return (b.extract_element(v, ConstantInt(I32, 0), "c.re"), b.extract_element(v, ConstantInt(I32, 1), "c.im"))
 
 
-def _add(gu: GradientUtils, call: CallBase, operand: int, delta: Complex) -> None:
+def _add(gu: GradientState, call: CallBase, operand: int, delta: Complex) -> None:
     group = _arg_groups(call)[operand]
     if len(group) == 2:
         gu.add_adjoint(call.args[group[0]], delta[0])
@@ -109,22 +106,22 @@ def _add(gu: GradientUtils, call: CallBase, operand: int, delta: Complex) -> Non
     gu.add_adjoint(arg, b.insert_element(vec, delta[1], ConstantInt(I32, 1), "d.c"))
 
 
-def _conj(gu: GradientUtils, z: Complex) -> Complex:
+def _conj(gu: GradientState, z: Complex) -> Complex:
     return z[0], gu.b.fneg(z[1], "c.conj")
 
 
-def _neg(gu: GradientUtils, z: Complex) -> Complex:
+def _neg(gu: GradientState, z: Complex) -> Complex:
     return gu.b.fneg(z[0], "c.neg"), gu.b.fneg(z[1], "c.neg")
 
 
-def _mul(gu: GradientUtils, p: Complex, q: Complex) -> Complex:
+def _mul(gu: GradientState, p: Complex, q: Complex) -> Complex:
     b = gu.b
     re = b.fsub(b.fmul(p[0], q[0], "c.m"), b.fmul(p[1], q[1], "c.m"), "c.mre")
     im = b.fadd(b.fmul(p[0], q[1], "c.m"), b.fmul(p[1], q[0], "c.m"), "c.mim")
     return re, im
 
 
-def _div(gu: GradientUtils, p: Complex, q: Complex) -> Complex:
+def _div(gu: GradientState, p: Complex, q: Complex) -> Complex:
     b = gu.b
     norm = b.fadd(b.fmul(q[0], q[0], "c.n"), b.fmul(q[1], q[1], "c.n"), "c.norm")
     re = b.fadd(b.fmul(p[0], q[0], "c.d"), b.fmul(p[1], q[1], "c.d"), "c.dre")

@@ -21,7 +21,6 @@ function and what was expected, never a guess.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import CallBase
@@ -29,13 +28,11 @@ from enzc.ir.module import Function, Module
 from enzc.ir.types import VOID, FloatType, PointerType, StructType, Type, VectorType
 from enzc.ir.values import ConstantSimple, Value
 
+from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.annotations import AUGMENT_KIND, GRADIENT_KIND
 from enzc.ad.analysis.calls import CallKind, classify
 from enzc.ad.analysis.globals_shadow import metadata_target
 from enzc.ad.rules.table import has_rule
-
-if TYPE_CHECKING:
-    from enzc.ad.synth.gradient_utils import GradientUtils
 
 
 @dataclass(frozen=True)
@@ -73,7 +70,7 @@ def custom_functions(module: Module, fn: Function) -> tuple[Function, Function] 
     return (aug, grad) if isinstance(aug, Function) and isinstance(grad, Function) else None
 
 
-def shape_of(gu: GradientUtils, call: CallBase) -> CustomShape:
+def shape_of(gu: GradientState, call: CallBase) -> CustomShape:
     """Read the calling convention from the types of `f`, its augmented and gradient
     functions (see the module docstring); a clear error if they do not fit."""
     f = call.called_function
@@ -119,7 +116,7 @@ def shape_of(gu: GradientUtils, call: CallBase) -> CustomShape:
 
 
 class _Failure:
-    def __init__(self, gu: GradientUtils, call: CallBase, f: Function, aug: Function, grad: Function) -> None:
+    def __init__(self, gu: GradientState, call: CallBase, f: Function, aug: Function, grad: Function) -> None:
         self.gu, self.call, self.f, self.aug, self.grad = gu, call, f, aug, grad
 
     def __call__(self, what: str):
@@ -170,7 +167,7 @@ def _derivative_count(t: Type) -> int | None:
 # -- forward and reverse ---------------------------------------------------------------------
 
 
-def forward_custom_call(gu: GradientUtils, call: CallBase) -> None:
+def forward_custom_call(gu: GradientState, call: CallBase) -> None:
     """Replace the forward clone of active `call` by the augmented call."""
     shape = shape_of(gu, call)
     new_call = gu.new_value(call)
@@ -199,7 +196,7 @@ def forward_custom_call(gu: GradientUtils, call: CallBase) -> None:
     gu.original_of[replacement] = call
 
 
-def reverse_custom_call(gu: GradientUtils, call: CallBase) -> None:
+def reverse_custom_call(gu: GradientState, call: CallBase) -> None:
     """At the call's place in the reverse pass: call the gradient function and add
     its derivatives to the adjoints of the arguments."""
     shape = shape_of(gu, call)
@@ -234,7 +231,7 @@ def reverse_custom_call(gu: GradientUtils, call: CallBase) -> None:
         gu.add_adjoint(arg, d)
 
 
-def _shadow_argument(gu: GradientUtils, call: CallBase, i: int) -> Value:
+def _shadow_argument(gu: GradientState, call: CallBase, i: int) -> Value:
     a = call.args[i]
     if not gu.activity.has_shadow(a) and not isinstance(a, ConstantSimple):
         f = call.called_function
@@ -245,7 +242,7 @@ def _shadow_argument(gu: GradientUtils, call: CallBase, i: int) -> Value:
     return gu.shadow(a)
 
 
-def forward_custom_calls(gu: GradientUtils) -> None:
+def forward_custom_calls(gu: GradientState) -> None:
     """Forward-pass duty of every active call with a custom derivative (before the
     reverse pass, so its lookups see the augmented call's primal result)."""
     for inst in list(gu.original.instructions()):

@@ -13,16 +13,12 @@ them (so the value of the current iteration is the one looked up).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from enzc.ir.instructions import CallBase, Instruction
 from enzc.ir.values import Value
 
+from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.calls import CallKind, callee_name, classify
 from enzc.ad.rules.table import has_rule
-
-if TYPE_CHECKING:
-    from enzc.ad.synth.gradient_utils import GradientUtils
 
 
 def math_base(name: str) -> str:
@@ -34,7 +30,7 @@ def math_base(name: str) -> str:
     return name
 
 
-def equal_forward_call(gu: GradientUtils, base: str, args: list[Value], at: Instruction) -> Instruction | None:
+def equal_forward_call(gu: GradientState, base: str, args: list[Value], at: Instruction) -> Instruction | None:
     """An original call computing `base(args)` that ran whenever `at` ran, if any."""
     if not args or at.parent is None:
         return None

@@ -132,7 +132,7 @@ def _forward_indirect(gu: GradientUtils, call: CallBase) -> None:
         raise gu.error(call, "cannot differentiate an indirect call: no function of its type has its "
                              "address taken in the program", "call the function directly")
     b = _builder_at(gu, call)
-    pair = shadow_of_pointer(gu, b, gu.new_value(call.callee), targets)
+    pair = shadow_of_pointer(gu.module, b, gu.new_value(call.callee), targets)
     pair.name = gu.label(call) + ".fn.shadow"
     probe = targets[0][0]
     aug_t, rev_t = augmented_type(probe, sig), reverse_type(probe, sig)
