@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from enzc.ad.analysis.activity import ArgActivity
-from enzc.ad.synth.combined import DerivativeCache, Signature
+from enzc.ad.synth.derivatives import DerivativeCache
+from enzc.ad.synth.signature import Signature
 from enzc.ir import parse_module
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.verifier import verify_function

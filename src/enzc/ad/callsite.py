@@ -31,7 +31,8 @@ from enzc.ir.values import ConstantExpr, ConstantInt, MetadataOperand, Value
 
 from enzc.ad.analysis.activity import ArgActivity, carries_float
 from enzc.ad.diagnostics import ad_error
-from enzc.ad.synth.combined import DerivativeCache, Signature, out_types
+from enzc.ad.synth.derivatives import DerivativeCache
+from enzc.ad.synth.signature import Signature, out_types
 from enzc.ad.typeanalysis.offsets import parse_type_prefix
 
 REVERSE_MARK = "__enzyme_autodiff"

@@ -33,21 +33,18 @@ per-call counter (`tape_stats`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import Alloca, Call, Instruction, Load, Phi, Store
+from enzc.ir.loops import Loop
 from enzc.ir.module import BasicBlock
 from enzc.ir.types import I8, I64, PTR, ArrayType
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.synth import cache_runtime as rt
 from enzc.ad.synth.cache_report import CacheAllocation, describe
-from enzc.ir.loops import Loop
+from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.tape_stats import TapeCounter
-
-if TYPE_CHECKING:
-    from enzc.ad.synth.gradient_utils import GradientUtils
 
 HEADER = rt.HEADER
 INITIAL_CAPACITY = 16
@@ -119,7 +116,7 @@ class CacheManager:
     @property
     def counting(self) -> bool:
         """`--enzc-tape-stats`: count the bytes allocated."""
-        return bool(getattr(self.gu.derivatives, "tape_stats", False))
+        return self.gu.derivatives is not None and self.gu.derivatives.tape_stats
 
     def counter(self) -> TapeCounter:
         if self._counter is None:

@@ -13,14 +13,12 @@ of `cache.CacheManager` (stack block, malloc'd block, arena piece, growing).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
+from enzc.ir.loops import Loop
 from enzc.ir.values import Constant, Value
 
-if TYPE_CHECKING:
-    from enzc.ad.synth.gradient_utils import GradientUtils
-    from enzc.ir.loops import Loop
-    from enzc.ad.analysis.tripcount import TripCount
+from enzc.ad.analysis.tripcount import TripCount
+from enzc.ad.synth.gradient_utils import GradientUtils
 
 
 @dataclass(frozen=True)

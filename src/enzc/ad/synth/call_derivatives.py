@@ -16,8 +16,6 @@ shadow is `dup`, a floating argument with an adjoint is `out`, anything else
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import Call, CallBase, Instruction, Invoke, Ret
@@ -25,31 +23,17 @@ from enzc.ir.module import Function
 from enzc.ir.types import PTR, VOID, FunctionType, PointerType
 from enzc.ir.values import InlineAsm, Value
 
-from enzc.ad.analysis.activity import carries_pointer
+from enzc.ad.analysis.activity import ArgActivity, carries_pointer
 from enzc.ad.analysis.calls import CallKind, classify
-from enzc.ad.memory.fnptr import PAIR
+from enzc.ad.analysis.memory_facts import underlying_object
+from enzc.ad.memory.fnptr import PAIR, candidates, shadow_of_pointer
 from enzc.ad.rules.table import has_rule
-
-if TYPE_CHECKING:
-    from enzc.ad.synth.gradient_utils import GradientUtils
-    from enzc.ad.synth.combined import Signature
+from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.signature import CallRecord, Signature, augmented_type, reverse_type
 
 HINT_CUSTOM_ONLY = "provide a custom derivative (__enzyme_register_gradient_{name})"
 HINT = ("let the optimizer inline it (static inline / always_inline), provide a custom derivative "
         "(__enzyme_register_gradient_{name}) or mark it inactive (__enzyme_inactivefn)")
-
-
-@dataclass
-class CallRecord:
-    """What the reverse pass needs about one active call to a defined function."""
-
-    signature: Signature
-    reverse: Value
-    """The reverse function, or (indirect calls) the forward value of the callee's
-    shadow pair, whose second field is the reverse function."""
-    reverse_type: FunctionType
-    tape: Value
-    """Forward value (of the derivative being built) holding the callee's tape."""
 
 
 def differentiable_callee(call: CallBase) -> Function | None:
@@ -63,9 +47,6 @@ def differentiable_callee(call: CallBase) -> Function | None:
 
 
 def callee_signature(gu: GradientUtils, call: CallBase) -> Signature:
-    from enzc.ad.analysis.activity import ArgActivity
-    from enzc.ad.synth.combined import Signature
-
     args = []
     for a in call.args:
         if gu.activity.has_shadow(a):
@@ -82,8 +63,6 @@ def _stable_args(gu: GradientUtils, call: CallBase) -> frozenset[int]:
     """Pointer arguments into memory the caller never writes and that outlives the
     callee's reverse (Enzyme's "uncacheable arguments", inverted): the callee's
     reverse may reload through them instead of caching."""
-    from enzc.ad.analysis.memory_facts import underlying_object
-
     out = []
     for i, a in enumerate(call.args):
         if isinstance(a.type, PointerType):
@@ -116,9 +95,6 @@ def forward_call(gu: GradientUtils, call: CallBase) -> None:
 
 def _forward_indirect(gu: GradientUtils, call: CallBase) -> None:
     """Through a function pointer: call the augmented function of its shadow pair."""
-    from enzc.ad.memory.fnptr import candidates, shadow_of_pointer
-    from enzc.ad.synth.split_mode import augmented_type, reverse_type
-
     sig = callee_signature(gu, call)
     assert gu.derivatives is not None
     defined, external = candidates(gu.module, call)
@@ -225,8 +201,6 @@ def reverse_call(gu: GradientUtils, call: CallBase) -> bool:
     rec = gu.call_records.get(call)
     if rec is None:
         return False
-    from enzc.ad.analysis.activity import ArgActivity
-
     sig = rec.signature
     b = gu.b
     args: list[Value] = []

@@ -17,57 +17,34 @@ branch condition tells it (`rev.i == 0` at a header; the condition of an if/else
 diamond); otherwise a small integer phi in B records it in the forward pass and
 is looked up like any other forward value (cached per iteration inside loops).
 
-Derived functions are memoized per (function, signature) by `DerivativeCache`;
+Derived functions are memoized per (function, signature) by `derivatives.DerivativeCache`;
 part 2 adds augmented-forward/reverse pairs for calls with the same visitor.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import TYPE_CHECKING
 
 from enzc.ir.builder import new_block
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.instructions import Br, CallBase, Phi, Ret, Store, Switch, Unreachable
 from enzc.ir.module import BasicBlock, Function, Module
-from enzc.ir.types import VOID, FloatType, FunctionType, StructType, Type
+from enzc.ir.types import VOID, FloatType, Type
 from enzc.ir.values import ConstantInt, Value, const_fp
 
 from enzc.ad.analysis.activity import Activity, ArgActivity, carries_pointer
+from enzc.ad.synth.cache import CacheManager
 from enzc.ad.synth.cache_report import CacheAllocation
 from enzc.ad.rules.custom import forward_custom_calls
 from enzc.ad.synth.call_derivatives import forward_call
-from enzc.ad.synth.derived import derived_params, start_derived
+from enzc.ad.synth.derived import start_derived
 from enzc.ad.synth.dynamic_stack import free_dynamic_stack
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.memory.pointer_copies import copy_pointer_shadows
+from enzc.ad.synth.recompute import Planner
 from enzc.ad.synth.reverse import check_store_forward, fwd, reverse_instruction
+from enzc.ad.synth.signature import Derivatives, Signature, gradient_type, out_types
 from enzc.ad.synth.undo_stores import UndoLog, replay_stores, restore_old_value, save_old_values
-
-if TYPE_CHECKING:
-    from enzc.ad.synth.forward import ForwardDerivative
-    from enzc.ad.synth.split_mode import SplitDerivative
-
-
-@dataclass(frozen=True)
-class Signature:
-    """Activity of each argument and of the return value."""
-
-    args: tuple[ArgActivity, ...]
-    active_return: bool
-    stable: frozenset[int] = frozenset()
-    """Split mode: pointer arguments whose memory nobody writes between the
-    augmented and the reverse call (the reverse may reload through them)."""
-    return_primal: bool = False
-    """`enzyme_primal_return`: the derivative returns f's result before the adjoints."""
-    width: int = 1
-    """Forward mode: tangents per differentiated value (`enzyme_width`)."""
-
-    def text(self) -> str:
-        ret = "active" if self.active_return else "inactive"
-        return f"({', '.join(a.value for a in self.args)}) -> {ret}"
-
 
 @dataclass
 class Derivative:
@@ -85,79 +62,8 @@ class Derivative:
     """What `--enzc-print-cache` reports (`cache_report`)."""
 
 
-def out_types(fn: Function, sig: Signature) -> list[Type]:
-    """What the combined derivative returns: f's result when asked for, then the
-    adjoints of the `out` arguments."""
-    primal = [fn.function_type.ret] if sig.return_primal and fn.function_type.ret != VOID else []
-    return primal + [t for t, a in zip(fn.function_type.params, sig.args) if a is ArgActivity.OUT]
-
-
-def gradient_type(fn: Function, sig: Signature, split: bool = False) -> FunctionType:
-    """Original parameters with a shadow after each dup one (and, in split mode, the
-    adjoint of an active return); returns the out adjoints."""
-    params: list[Type] = derived_params(fn, sig.args)
-    if split and sig.active_return and not carries_pointer(fn.function_type.ret):
-        params.append(fn.function_type.ret)  # (an active pointer return has a shadow instead)
-    outs = out_types(fn, sig)
-    ret: Type = VOID if not outs else outs[0] if len(outs) == 1 else StructType(tuple(outs))
-    return FunctionType(ret, tuple(params))
-
-
-class Mode(Enum):
-    """Which derived function: issue 4 builds the combined one; split mode adds
-    an augmented forward (returning a tape) and a reverse taking that tape."""
-
-    COMBINED = "combined"
-    SPLIT = "split"
-
-
-@dataclass
-class DerivativeCache:
-    """Derived functions of one module, keyed by (function name, signature, mode)."""
-
-    module: Module
-    layout: DataLayout
-    done: dict[tuple[str, Signature, Mode], Derivative] = field(default_factory=dict)
-    split_done: dict[tuple[str, Signature], SplitDerivative] = field(default_factory=dict)
-    forward_done: dict[tuple[str, Signature], ForwardDerivative] = field(default_factory=dict)
-    tape_stats: bool = False
-    """`--enzc-tape-stats`: derivatives count their calls and cache bytes (`tape_stats`)."""
-
-    def reverse(self, fn: Function, sig: Signature) -> Derivative:
-        """The combined forward+reverse derivative `diffe_<fn>` for `sig`."""
-        key = (fn.name or "", sig, Mode.COMBINED)
-        got = self.done.get(key)
-        if got is None:
-            got = self.done[key] = synthesize_reverse(self.module, self.layout, fn, sig, self)
-        return got
-
-    def forward(self, fn: Function, sig: Signature) -> ForwardDerivative:
-        """The forward-mode derivative `fwddiffe_<fn>` for `sig` (a DUP float has a
-        tangent). Registered before its body is built, for recursion."""
-        from enzc.ad.synth.forward import build_forward, declare_forward
-
-        key = (fn.name or "", sig)
-        got = self.forward_done.get(key)
-        if got is None:
-            got = self.forward_done[key] = declare_forward(self.module, fn, sig)
-            build_forward(self, fn, got)
-        return got
-
-    def split(self, fn: Function, sig: Signature) -> SplitDerivative:
-        """The augmented forward / reverse pair of `fn` for `sig`. Registered before
-        its body is built, so recursive calls refer to the functions being made."""
-        from enzc.ad.synth.split_mode import build_split, declare_split
-
-        key = (fn.name or "", sig)
-        got = self.split_done.get(key)
-        if got is None:
-            got = self.split_done[key] = declare_split(self.module, fn, sig)
-            build_split(self, got)
-        return got
-
-
 def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Signature,
-                       derivatives: DerivativeCache | None = None, split: bool = False) -> Derivative:
+                       derivatives: Derivatives | None = None, split: bool = False) -> Derivative:
     """Build `diffe_<fn>` (see the module docstring) and add it to `module`.
 
     `derivatives` makes derived functions of callees; with `split` the result is the
@@ -171,6 +77,9 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     gu.derivatives = derivatives
     gu.split = split
     gu.stable_args = sig.stable
+    cache = CacheManager(gu)
+    planner = Planner(gu, cache)
+    gu.cache, gu.planner = cache, planner
     gu.setup_loops()
     forward_custom_calls(gu)
     for inst in original.instructions():
@@ -184,9 +93,9 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     if d_return is not None:
         d_return.name = "d_return"
     rv = _Reverse(gu, sig, d_return, undo)
-    rv.build()
-    return Derivative(g, sig, gu.activity, out_types(fn, sig), gu.cache.stats.values, rv.returns,
-                      gu.cache.stats.allocations)
+    rv.build(cache, planner)
+    return Derivative(g, sig, gu.activity, out_types(fn, sig), cache.stats.values, rv.returns,
+                      cache.stats.allocations)
 
 
 class _Reverse:
@@ -205,7 +114,7 @@ class _Reverse:
         self.live = _reaches_return(gu.original)
         self.primal_slot: Value | None = None
 
-    def build(self) -> None:
+    def build(self, cache: CacheManager, planner: Planner) -> None:
         gu = self.gu
         g = gu.new
         blocks = [b for b in gu.original.blocks if b in self.live]
@@ -217,10 +126,10 @@ class _Reverse:
                 self._seed(b)
         for b in reversed(blocks):
             self._reverse_block(b)
-        gu.planner.materialize()
-        gu.cache.emit_frees()
+        planner.materialize()
+        cache.emit_frees()
         self._exit()
-        gu.cache.finish(self.exit)
+        cache.finish(self.exit)
 
     # -- forward returns -----------------------------------------------------------------
     def _seed(self, block: BasicBlock) -> None:

@@ -106,13 +106,3 @@ def strip_debug_info(fn: Function) -> None:
         b.trailing_debug_records = []
 
 
-def derived_params(fn: Function, args: tuple[ArgActivity, ...], width: int = 1) -> list:
-    """`fn`'s parameter types with `width` copies after each argument that has a
-    shadow/tangent."""
-    params = []
-    for t, a in zip(fn.function_type.params, args):
-        params.append(t)
-        if a.has_shadow:
-            params.extend([t] * width)
-    return params
-

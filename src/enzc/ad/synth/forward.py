@@ -23,7 +23,6 @@ else that could carry a tangent is a compile-time error, as in reverse mode.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder, get_or_insert_function
 from enzc.ir.cfg import reverse_post_order
@@ -34,16 +33,14 @@ from enzc.ir.values import Constant, ConstantInt, Value
 
 from enzc.ad.analysis.activity import ArgActivity, carries_float, carries_pointer
 from enzc.ad.analysis.calls import CallKind, callee_name, classify
-from enzc.ad.synth.derived import derived_params, start_derived
+from enzc.ad.synth.derived import start_derived
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
 from enzc.ad.analysis.annotations import forward_derivative_of
 from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
-
-if TYPE_CHECKING:
-    from enzc.ad.synth.combined import DerivativeCache, Signature
+from enzc.ad.synth.signature import Derivatives, Signature, derived_params
 
 
 @dataclass
@@ -75,7 +72,7 @@ def declare_forward(module: Module, fn: Function, sig: Signature) -> ForwardDeri
     return ForwardDerivative(g, sig, pair)
 
 
-def build_forward(derivatives: DerivativeCache, fn: Function, fd: ForwardDerivative) -> None:
+def build_forward(derivatives: Derivatives, fn: Function, fd: ForwardDerivative) -> None:
     """Fill the declared `fd.function` with `fn`'s forward derivative."""
     width = fd.signature.width
     gu, extra = start_derived(derivatives.module, derivatives.layout, fn, fd.signature.args,
@@ -362,8 +359,6 @@ class _Tangents:
         """A call to a function that stayed a call: call its forward derivative, once
         for every lane (each differentiated argument followed by its tangent or
         shadow of each lane)."""
-        from enzc.ad.synth.combined import Signature
-
         gu = self.gu
         if id(call) in self.calls_done:
             return

@@ -21,7 +21,7 @@ induction variables, shadows and cache stores) followed by the reverse blocks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.cfg import edge_count
@@ -52,25 +52,34 @@ from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStru
 from enzc.ir.values import Constant, ConstantInt, GlobalValue, Value
 
 from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, float_leaves, slot_numbers
-from enzc.ad.synth.cache import CacheManager
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global, shadow_constant
 from enzc.ad.analysis.allocations import allocator_of
 from enzc.ad.memory.heap import shadow_allocation
 from enzc.ad.analysis.memory_facts import MemoryFacts
-from enzc.ad.synth.recompute import Planner
 from enzc.ad.analysis.tripcount import TripCount, trip_count
-
-if TYPE_CHECKING:
-    from enzc.ad.synth.call_derivatives import CallRecord
-    from enzc.ad.synth.combined import DerivativeCache
-    from enzc.ad.typeanalysis.results import TypeResults
+from enzc.ad.synth.signature import CallRecord, Derivatives
+from enzc.ad.typeanalysis.results import TypeResults
 
 RECOMPUTE_DEPTH = 6
 """How deep a chain of pure instructions the reverse pass recomputes instead of caching."""
 
 _PURE = (BinaryOp, Cast, Compare, Select, GetElementPtr, ExtractValue, InsertValue, ExtractElement,
          InsertElement, ShuffleVector)
+
+
+class LoopValueCache(Protocol):
+    """Where `lookup` loads a loop value it does not recompute (`cache.CacheManager`)."""
+
+    def load(self, value: Instruction) -> Value: ...
+
+
+class LoopValuePlanner(Protocol):
+    """Defers the cache-or-recompute choice of loop values (`recompute.Planner`)."""
+
+    deferring: bool
+
+    def placeholder(self, v: Instruction, loops: list[Loop]) -> Value: ...
 
 
 @dataclass
@@ -120,10 +129,11 @@ class GradientUtils:
         self._trip_counts: dict[Loop, TripCount | None] = {}
         self._memory: MemoryFacts | None = None
         self.slots = slot_numbers(original)
-        self.cache = CacheManager(self)
-        self.planner = Planner(self)
+        self.cache: LoopValueCache | None = None
+        """Reverse mode: the caches of loop values (set by `combined`, with `planner`)."""
+        self.planner: LoopValuePlanner | None = None
         """Defers cache-or-recompute decisions to a minimum cut after the reverse pass."""
-        self.derivatives: DerivativeCache | None = None
+        self.derivatives: Derivatives | None = None
         """Makes the derived functions of callees (`call_derivatives`)."""
         self.split = False
         """Split mode: the forward and reverse run in separate functions, so memory
@@ -479,6 +489,7 @@ class GradientUtils:
             affine = self._affine(v, loops_v[-1])
             if affine is not None:
                 return affine
+        assert self.cache is not None and self.planner is not None, "loop values are looked up in reverse mode"
         if self.planner.deferring:
             return self.planner.placeholder(v, loops_v)
         if self._recomputable(v, loops_v[-1], 0):

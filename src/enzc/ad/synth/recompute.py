@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import (
@@ -56,15 +55,14 @@ from enzc.ir.instructions import (
     UnaryOp,
     VAArg,
 )
+from enzc.ir.loops import Loop
 from enzc.ir.module import BasicBlock
 from enzc.ir.transforms import clone_instruction
 from enzc.ir.values import Value
 
 from enzc.ad.analysis.calls import writes_memory
-
-if TYPE_CHECKING:
-    from enzc.ad.synth.gradient_utils import GradientUtils
-    from enzc.ir.loops import Loop
+from enzc.ad.synth.cache import CacheManager
+from enzc.ad.synth.gradient_utils import GradientUtils
 
 PURE = (BinaryOp, UnaryOp, Cast, Compare, Select, GetElementPtr, ExtractValue, InsertValue, ExtractElement,
         InsertElement, ShuffleVector)
@@ -93,8 +91,9 @@ class Placeholder:
 class Planner:
     """Collects placeholders during the reverse visitor, then cuts and materializes."""
 
-    def __init__(self, gu: GradientUtils) -> None:
+    def __init__(self, gu: GradientUtils, cache: CacheManager) -> None:
         self.gu = gu
+        self.cache = cache
         self.deferring = True
         self.placeholders: list[Placeholder] = []
         self._canon: dict[Instruction, Instruction] = {}
@@ -296,7 +295,7 @@ class Planner:
                     stack += [(x, True), (c, False)]
                 continue
             if x in cut:
-                memo[key] = gu.cache.load(x)
+                memo[key] = self.cache.load(x)
                 continue
             ops = self._inputs(x)
             assert ops is not None, "a value that cannot be recomputed must be in the cut"

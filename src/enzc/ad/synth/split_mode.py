@@ -35,7 +35,6 @@ recomputes in split mode only loads of the function's own stack
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from enzc.ir.builder import IRBuilder, forget_names, get_or_insert_function, new_block
 from enzc.ir.dominators import DominatorTree
@@ -44,12 +43,10 @@ from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.types import I8, I32, I64, PTR, VOID, ArrayType, FunctionType, PointerType, StructType, Type
 from enzc.ir.values import Constant, ConstantInt, Value
 
-from enzc.ad.analysis.activity import carries_pointer
 from enzc.ad.analysis.uses import reaches
-
-if TYPE_CHECKING:
-    from enzc.ad.synth.cache_report import CacheAllocation
-    from enzc.ad.synth.combined import DerivativeCache, Signature
+from enzc.ad.synth.cache_report import CacheAllocation
+from enzc.ad.synth.combined import synthesize_reverse
+from enzc.ad.synth.signature import Derivatives, Signature, augmented_type, reverse_type
 
 
 @dataclass
@@ -65,25 +62,6 @@ class SplitDerivative:
     """What `--enzc-print-cache` reports for the pair (`cache_report`)."""
 
 
-def augmented_type(fn: Function, sig: Signature) -> FunctionType:
-    from enzc.ad.synth.combined import gradient_type
-
-    params = gradient_type(fn, sig).params
-    ret = fn.function_type.ret
-    if ret == VOID:
-        return FunctionType(PTR, params)
-    if sig.active_return and carries_pointer(ret):
-        return FunctionType(StructType((PTR, ret, ret)), params)  # {tape, result, shadow of result}
-    return FunctionType(StructType((PTR, ret)), params)
-
-
-def reverse_type(fn: Function, sig: Signature) -> FunctionType:
-    from enzc.ad.synth.combined import gradient_type
-
-    g = gradient_type(fn, sig, split=True)
-    return FunctionType(g.ret, (*g.params, PTR))
-
-
 def declare_split(module: Module, fn: Function, sig: Signature) -> SplitDerivative:
     """The two functions, still without bodies (callers may refer to them already)."""
     aug = module.add_function(f"augmented_{fn.name}", augmented_type(fn, sig))
@@ -94,10 +72,8 @@ def declare_split(module: Module, fn: Function, sig: Signature) -> SplitDerivati
     return SplitDerivative(fn, sig, aug, rev)
 
 
-def build_split(derivatives: DerivativeCache, split: SplitDerivative) -> None:
+def build_split(derivatives: Derivatives, split: SplitDerivative) -> None:
     """Synthesize the combined split-mode derivative and cut it into the pair."""
-    from enzc.ad.synth.combined import synthesize_reverse
-
     module = derivatives.module
     combined = synthesize_reverse(module, derivatives.layout, split.function, split.signature, derivatives,
                                   split=True)

@@ -11,15 +11,12 @@ every return sets a flag after it, and only flagged stores are replayed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import Alloca, Instruction, Load, Store
 from enzc.ir.types import I1
 from enzc.ir.values import ConstantInt
 
-if TYPE_CHECKING:
-    from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.gradient_utils import GradientUtils
 
 
 class UndoLog:
