@@ -28,7 +28,6 @@ reuses the earlier one's cache.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 from enzc.ir.builder import IRBuilder
@@ -61,6 +60,7 @@ from enzc.ir.transforms import clone_instruction
 from enzc.ir.values import Value
 
 from enzc.ad.analysis.calls import writes_memory
+from enzc.ad.analysis.mincut import FlowGraph
 from enzc.ad.synth.cache import CacheManager
 from enzc.ad.synth.gradient_utils import GradientUtils
 
@@ -247,7 +247,7 @@ class Planner:
             inputs[v] = deps
         n = len(nodes)
         source, sink = 2 * n, 2 * n + 1
-        flow = _FlowGraph(2 * n + 2)
+        flow = FlowGraph(2 * n + 2)
         costs = {v: self._cost(v) for v in nodes}
         inf = sum(costs.values()) + 1
         for v, k in nodes.items():
@@ -328,54 +328,3 @@ def _may_write(inst: Instruction, gu: GradientUtils) -> bool:
     if isinstance(inst, CallBase):
         return not _cheap_intrinsic(inst) and writes_memory(inst, gu.module)
     return False
-
-
-class _FlowGraph:
-    """Integer max-flow (shortest augmenting paths) on an adjacency list."""
-
-    def __init__(self, size: int) -> None:
-        self.adj: list[list[int]] = [[] for _ in range(size)]
-        self.to: list[int] = []
-        self.cap: list[int] = []
-
-    def add(self, u: int, v: int, cap: int) -> None:
-        self.adj[u].append(len(self.to))
-        self.to.append(v)
-        self.cap.append(cap)
-        self.adj[v].append(len(self.to))
-        self.to.append(u)
-        self.cap.append(0)
-
-    def min_cut_sink_side(self, s: int, t: int) -> set[int]:
-        """Saturate s→t, then the nodes that still reach t in the residual graph."""
-        while True:
-            parent_edge = {s: -1}
-            queue = deque([s])
-            while queue and t not in parent_edge:
-                u = queue.popleft()
-                for e in self.adj[u]:
-                    w = self.to[e]
-                    if self.cap[e] > 0 and w not in parent_edge:
-                        parent_edge[w] = e
-                        queue.append(w)
-            if t not in parent_edge:
-                break
-            path, w = [], t
-            while w != s:
-                e = parent_edge[w]
-                path.append(e)
-                w = self.to[e ^ 1]
-            push = min(self.cap[e] for e in path)
-            for e in path:
-                self.cap[e] -= push
-                self.cap[e ^ 1] += push
-        reach = {t}
-        queue = deque([t])
-        while queue:
-            u = queue.popleft()
-            for e in self.adj[u]:  # edge e: u→w; its pair e^1: w→u has residual cap[e^1]
-                w = self.to[e]
-                if self.cap[e ^ 1] > 0 and w not in reach:
-                    reach.add(w)
-                    queue.append(w)
-        return reach
