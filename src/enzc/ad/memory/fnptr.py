@@ -28,11 +28,12 @@ import re
 import weakref
 from typing import Protocol
 
-from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
+from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import CallBase
+from enzc.ir.libc import declare
 from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.printer import print_function
-from enzc.ir.types import I32, I64, PTR, VOID, ArrayType, FunctionType, IntType, StructType
+from enzc.ir.types import I32, I64, PTR, ArrayType, FunctionType, IntType, StructType
 from enzc.ir.values import ConstantAggregate, ConstantInt, Value
 
 PAIR = StructType((PTR, PTR))
@@ -140,9 +141,8 @@ def _trap_function(module: Module, ftype: FunctionType) -> Function:
     fn.blocks = []
     b = IRBuilder(new_block(fn, "entry"))
     msg = _message_global(module)
-    write = get_or_insert_function(module, "write", FunctionType(I64, (I32, PTR, I64)))
-    b.call(write, [ConstantInt(I32, 2), msg, ConstantInt(I64, len(MESSAGE))])
-    b.call(get_or_insert_function(module, "abort", FunctionType(VOID, ())), [])
+    b.call(declare(module, "write"), [ConstantInt(I32, 2), msg, ConstantInt(I64, len(MESSAGE))])
+    b.call(declare(module, "abort"), [])
     b.unreachable()
     return fn
 

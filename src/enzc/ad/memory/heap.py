@@ -20,10 +20,14 @@ freeing the new shadow.
 
 from __future__ import annotations
 
-from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import CallBase, Instruction, Invoke
+from enzc.ir.libc import declare, define_helper
 from enzc.ir.module import Function, Module
-from enzc.ir.types import I1, I8, I64, PTR, VOID, FunctionType, IntType
+from enzc.ir.types import I1, I8, I64, PTR, FunctionType, IntType
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.gradient_state import GradientState
@@ -55,14 +59,14 @@ def shadow_allocation(gu: GradientState, orig: CallBase, new: Instruction, name:
     if alloc.align_arg is not None:
         align = _byte_count(b, [gu.new_value(orig.args[alloc.align_arg])])
         size = _byte_count(b, _sizes(gu, orig, alloc))
-        return b.call(_shadow_alloc_aligned_helper(gu.module), [align, size], name)
+        return b.call(_helper(gu.module, SHADOW_ALLOC_ALIGNED), [align, size], name)
     if alloc.moves_from is None:
-        return b.call(_shadow_alloc_helper(gu.module), [_byte_count(b, _sizes(gu, orig, alloc))], name)
+        return b.call(_helper(gu.module, SHADOW_ALLOC), [_byte_count(b, _sizes(gu, orig, alloc))], name)
     old = gu.shadow(orig.args[alloc.moves_from])
     made = gu.shadows.get(orig)
     if made is not None:
         return made  # `old` is a loop phi whose shadow needed this one first: one shadow block only
-    return b.call(_shadow_realloc_helper(gu.module), [old, _byte_count(b, _sizes(gu, orig, alloc))], name)
+    return b.call(_helper(gu.module, SHADOW_REALLOC), [old, _byte_count(b, _sizes(gu, orig, alloc))], name)
 
 
 def _sizes(gu: GradientState, orig: CallBase, alloc: Allocator) -> list[Value]:
@@ -80,47 +84,10 @@ def _byte_count(b: IRBuilder, parts: list[Value]) -> Value:
     return total
 
 
-def _usable_size(module: Module) -> Function:
-    return get_or_insert_function(module, "malloc_usable_size", FunctionType(I64, (PTR,)))
-
-
-def _malloc(module: Module) -> Function:
-    return get_or_insert_function(module, "malloc", FunctionType(PTR, (I64,)))
-
-
-def _free(module: Module) -> Function:
-    return get_or_insert_function(module, "free", FunctionType(VOID, (PTR,)))
-
-
-def _memset(module: Module) -> Function:
-    return get_or_insert_function(module, "llvm.memset.p0.i64", FunctionType(VOID, (PTR, I8, I64, I1)))
-
-
-def _memcpy(module: Module) -> Function:
-    return get_or_insert_function(module, "llvm.memcpy.p0.p0.i64", FunctionType(VOID, (PTR, PTR, I64, I1)))
-
-
-def _define(module: Module, name: str, ftype: FunctionType, arg_names: list[str]) -> tuple[Function, bool]:
-    fn = module.get_function(name)
-    if fn is not None:
-        return fn, False
-    fn = module.add_function(name, ftype, unique=False)
-    fn.linkage.words = ["internal"]
-    fn.fn_attrs = ("nounwind",)
-    for a, n in zip(fn.args, arg_names):
-        a.name = n
-    fn.blocks = []
-    return fn, True
-
-
-def _shadow_alloc_helper(module: Module) -> Function:
-    """`ptr __enzc_shadow_alloc(i64 n)`: malloc(n) with every usable byte zeroed."""
-    fn, fresh = _define(module, SHADOW_ALLOC, FunctionType(PTR, (I64,)), ["n"])
-    if not fresh:
-        return fn
-    b = IRBuilder(new_block(fn, "entry"))
-    _return_zeroed(module, b, b.call(_malloc(module), [fn.args[0]], "p"))
-    return fn
+def _moved_bytes(b: IRBuilder, module: Module, old: Value, n: Value) -> Value:
+    """How many bytes of block `old` a `realloc` to `n` bytes keeps."""
+    usable = b.call(declare(module, "malloc_usable_size"), [old], "old.usable")
+    return b.select(b.icmp("ult", usable, n, "shrink"), usable, n, "moved")
 
 
 def _return_zeroed(module: Module, b: IRBuilder, p: Value) -> None:
@@ -129,48 +96,67 @@ def _return_zeroed(module: Module, b: IRBuilder, p: Value) -> None:
     fill, done = new_block(fn, "fill"), new_block(fn, "done")  # type: ignore[arg-type]
     b.cond_br(b.icmp("eq", p, b.const_zero(PTR), "null"), done, fill)
     b.position_at_end(fill)
-    usable = b.call(_usable_size(module), [p], "usable")
-    b.call(_memset(module), [p, ConstantInt(I8, 0), usable, ConstantInt(I1, 0)])
+    usable = b.call(declare(module, "malloc_usable_size"), [p], "usable")
+    b.call(declare(module, "llvm.memset.p0.i64"), [p, ConstantInt(I8, 0), usable, ConstantInt(I1, 0)])
     b.br(done)
     b.position_at_end(done)
     b.ret(p)
 
 
-def _shadow_alloc_aligned_helper(module: Module) -> Function:
+def _shadow_alloc_body(module: Module, fn: Function, b: IRBuilder) -> None:
+    """`ptr __enzc_shadow_alloc(i64 n)`: malloc(n) with every usable byte zeroed."""
+    _return_zeroed(module, b, b.call(declare(module, "malloc"), [fn.args[0]], "p"))
+
+
+def _shadow_alloc_aligned_body(module: Module, fn: Function, b: IRBuilder) -> None:
     """`ptr __enzc_shadow_alloc_aligned(i64 align, i64 n)`: `aligned_alloc` of n bytes
     rounded up to the alignment, every usable byte zeroed."""
-    fn, fresh = _define(module, SHADOW_ALLOC_ALIGNED, FunctionType(PTR, (I64, I64)), ["align", "n"])
-    if not fresh:
-        return fn
     align, n = fn.args
-    b = IRBuilder(new_block(fn, "entry"))
     mask = b.sub(align, ConstantInt(I64, 1), "mask")
     rounded = b.and_(b.add(n, mask, "up"), b.xor(mask, ConstantInt(I64, -1), "keep"), "rounded")
-    aligned_alloc = get_or_insert_function(module, "aligned_alloc", FunctionType(PTR, (I64, I64)))
-    _return_zeroed(module, b, b.call(aligned_alloc, [align, rounded], "p"))
-    return fn
+    _return_zeroed(module, b, b.call(declare(module, "aligned_alloc"), [align, rounded], "p"))
 
 
-def _shadow_realloc_helper(module: Module) -> Function:
+def _shadow_realloc_body(module: Module, fn: Function, b: IRBuilder) -> None:
     """`ptr __enzc_shadow_realloc(ptr old, i64 n)`: a zeroed block of n bytes that
     starts with a copy of `old` (whose usable bytes are all defined); `old` stays
     allocated, the reverse pass still needs it."""
-    fn, fresh = _define(module, SHADOW_REALLOC, FunctionType(PTR, (PTR, I64)), ["old", "n"])
-    if not fresh:
-        return fn
     old, n = fn.args
-    entry, copy, done = new_block(fn, "entry"), new_block(fn, "copy"), new_block(fn, "done")
-    b = IRBuilder(entry)
-    p = b.call(_shadow_alloc_helper(module), [n], "p")
+    copy, done = new_block(fn, "copy"), new_block(fn, "done")
+    p = b.call(_helper(module, SHADOW_ALLOC), [n], "p")
     has_both = b.and_(b.icmp("ne", p, b.const_zero(PTR), "ok"), b.icmp("ne", old, b.const_zero(PTR), "had"), "both")
     b.cond_br(has_both, copy, done)
     b.position_at_end(copy)
-    usable = b.call(_usable_size(module), [old], "old.usable")
-    moved = b.select(b.icmp("ult", usable, n, "shrink"), usable, n, "moved")
-    b.call(_memcpy(module), [p, old, moved, ConstantInt(I1, 0)])
+    moved = _moved_bytes(b, module, old, n)
+    b.call(declare(module, "llvm.memcpy.p0.p0.i64"), [p, old, moved, ConstantInt(I1, 0)])
     b.br(done)
     b.position_at_end(done)
     b.ret(p)
+
+
+@dataclass(frozen=True)
+class _Helper:
+    """A routine the shadows of heap blocks call, defined once per module."""
+
+    type: FunctionType
+    params: tuple[str, ...]
+    body: Callable[[Module, Function, IRBuilder], None]
+    """Fills the new function, given a builder at the end of its entry block."""
+
+
+_HELPERS: dict[str, _Helper] = {
+    SHADOW_ALLOC: _Helper(FunctionType(PTR, (I64,)), ("n",), _shadow_alloc_body),
+    SHADOW_ALLOC_ALIGNED: _Helper(FunctionType(PTR, (I64, I64)), ("align", "n"), _shadow_alloc_aligned_body),
+    SHADOW_REALLOC: _Helper(FunctionType(PTR, (PTR, I64)), ("old", "n"), _shadow_realloc_body),
+}
+
+
+def _helper(module: Module, name: str) -> Function:
+    """The helper `name` of `module`, defined on first use."""
+    spec = _HELPERS[name]
+    fn, fresh = define_helper(module, name, spec.type, spec.params, attrs=("nounwind",))
+    if fresh:
+        spec.body(module, fn, IRBuilder(new_block(fn, "entry")))
     return fn
 
 
@@ -186,7 +172,7 @@ def reverse_allocation(gu: GradientState, orig: CallBase) -> None:
         _reverse_moved_contents(gu, orig, alloc)
     if may_escape(orig):
         return
-    gu.b.call(_free(gu.module), [gu.lookup(gu.shadow(orig))])
+    gu.b.call(declare(gu.module, "free"), [gu.lookup(gu.shadow(orig))])
 
 
 def _reverse_moved_contents(gu: GradientState, orig: CallBase, alloc: Allocator) -> None:
@@ -194,6 +180,4 @@ def _reverse_moved_contents(gu: GradientState, orig: CallBase, alloc: Allocator)
     old = gu.lookup(gu.shadow(orig.args[alloc.moves_from]))  # type: ignore[index]
     new = gu.lookup(gu.shadow(orig))
     n = _byte_count(b, [gu.lookup(gu.new_value(orig.args[i])) for i in alloc.size_args])
-    usable = b.call(_usable_size(gu.module), [old], "old.usable")
-    moved = b.select(b.icmp("ult", usable, n, "shrink"), usable, n, "moved")
-    copy_adjoint_by_bytes(gu, orig, new, old, moved)
+    copy_adjoint_by_bytes(gu, orig, new, old, _moved_bytes(b, gu.module, old, n))

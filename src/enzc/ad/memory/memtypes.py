@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Store
+from enzc.ir.libc import define_helper
 from enzc.ir.module import Function
 from enzc.ir.types import I8, I64, PTR, VOID, FloatType, FunctionType
 from enzc.ir.values import ConstantInt, Value
@@ -198,17 +199,11 @@ def _helper(gu: GradientState, elem: FloatType) -> Function:
     for `reps` blocks `stride` bytes apart, `per` consecutive elements each:
     d_src += d_dst; d_dst = 0 (forwards if d_dst > d_src, else backwards)."""
     name = f"__enzc_copy_adjoint_{elem}"
-    module = gu.module
-    fn = module.get_function(name)
-    if fn is not None:
+    fn, fresh = define_helper(gu.module, name, FunctionType(VOID, (PTR, PTR, I64, I64, I64)),
+                              ("d_dst", "d_src", "reps", "per", "stride"))
+    if not fresh:
         return fn
-    fn = module.add_function(name, FunctionType(VOID, (PTR, PTR, I64, I64, I64)), unique=False)
-    fn.linkage.words = ["internal"]
-    fn.fn_attrs = ("alwaysinline", "nounwind")
     d_dst, d_src, reps, per, stride = fn.args
-    for a, n in zip(fn.args, ("d_dst", "d_src", "reps", "per", "stride")):
-        a.name = n
-    fn.blocks = []
     entry, loop, done = new_block(fn, "entry"), new_block(fn, "loop"), new_block(fn, "done")
     b = IRBuilder(entry)
     total = b.mul(reps, per, "total")

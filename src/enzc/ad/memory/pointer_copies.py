@@ -11,9 +11,10 @@ would count a caller's initial shadow values twice.
 
 from __future__ import annotations
 
-from enzc.ir.builder import IRBuilder, get_or_insert_function
+from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import CallBase
-from enzc.ir.types import I1, I8, I64, PTR, VOID, FunctionType
+from enzc.ir.libc import declare
+from enzc.ir.types import I1, I8, I64
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.gradient_state import GradientState
@@ -55,5 +56,4 @@ def _bytes(b: IRBuilder, n: Value) -> Value:
 
 
 def _move(gu: GradientState, b: IRBuilder, dst: Value, src: Value, n: Value) -> None:
-    memmove = get_or_insert_function(gu.module, "llvm.memmove.p0.p0.i64", FunctionType(VOID, (PTR, PTR, I64, I1)))
-    b.call(memmove, [dst, src, n, ConstantInt(I1, 0)])
+    b.call(declare(gu.module, "llvm.memmove.p0.p0.i64"), [dst, src, n, ConstantInt(I1, 0)])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import CallBase
+from enzc.ir.libc import define_helper
 from enzc.ir.module import Function, Module
 from enzc.ir.types import I32, I64, PTR, FunctionType
 from enzc.ir.values import ConstantInt
@@ -48,12 +49,8 @@ def _wide(b: IRBuilder, v):
 
 
 def _adopt_function(module: Module) -> Function:
-    fn = module.get_function(ADOPT_ALIGNED)
-    if fn is not None:
-        return fn
-    fn = module.add_function(ADOPT_ALIGNED, FunctionType(PTR, (PTR, I64, I64)), unique=False)
-    fn.linkage.words = ["internal"]
-    fn.fn_attrs = ("alwaysinline", "nounwind")
-    fn.blocks = []
-    IRBuilder(new_block(fn, "entry")).ret(fn.args[0])
+    """`ptr __enzc_adopt_aligned(ptr block, i64 align, i64 size)`: returns `block`."""
+    fn, fresh = define_helper(module, ADOPT_ALIGNED, FunctionType(PTR, (PTR, I64, I64)), ())
+    if fresh:
+        IRBuilder(new_block(fn, "entry")).ret(fn.args[0])
     return fn

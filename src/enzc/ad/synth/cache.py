@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import Alloca, Call, Instruction, Load, Phi, Store
+from enzc.ir.libc import declare
 from enzc.ir.loops import Loop
 from enzc.ir.module import BasicBlock
 from enzc.ir.types import I8, I64, PTR, ArrayType
@@ -193,7 +194,7 @@ class CacheManager:
                 arena = self._arena(enclosing[0])
                 alloc = b.call(rt.arena_alloc(self.gu.module), [arena, nbytes], name)
             else:
-                alloc = b.call(rt.malloc_fn(self.gu.module), [nbytes], name)
+                alloc = b.call(declare(self.gu.module, "malloc"), [nbytes], name)
             self.blocks[pb] = _Block(head, alloc, nbytes, alloc, bool(enclosing))  # type: ignore[arg-type]
             return alloc
         offset = _align_up(b, block.total, align)
@@ -223,12 +224,12 @@ class CacheManager:
         gu = self.gu
         cap = ConstantInt(I64, INITIAL_CAPACITY)
         if per_iteration:
-            hdr = b.call(rt.malloc_fn(gu.module), [ConstantInt(I64, 16)], name + ".hdr")
+            hdr = b.call(declare(gu.module, "malloc"), [ConstantInt(I64, 16)], name + ".hdr")
         else:
             e = IRBuilder(gu.new.entry)
             with e.goto_entry_allocas():
                 hdr = e.alloca(HEADER, name=name + ".hdr", align=8)
-        data = b.call(rt.malloc_fn(gu.module), [_mul(b, cap, row, "cache.bytes")], name + ".data")
+        data = b.call(declare(gu.module, "malloc"), [_mul(b, cap, row, "cache.bytes")], name + ".data")
         b.store(data, hdr)
         b.store(cap, b.gep(HEADER, hdr, [0, 1], "cache.capp"))
         state = gu.loop_state(loops[0])
@@ -310,7 +311,7 @@ class CacheManager:
                                     "stack")
             else:
                 saved = gu.enter_context(gu.free_anchor(block.head), block.head.preheader)
-                gu.b.call(rt.free_fn(gu.module), [gu.lookup(block.alloc)])
+                gu.b.call(declare(gu.module, "free"), [gu.lookup(block.alloc)])
                 gu.leave_context(saved)
                 self._set_placement(block, f"once per call, in one malloc{_of_bytes(size)}", "malloc")
 
@@ -331,9 +332,9 @@ class CacheManager:
             if cache.heap_header:
                 nbytes = b.add(nbytes, ConstantInt(I64, 16), "cache.bytes")
             self.counter().add(b, nbytes)
-        b.call(rt.free_fn(gu.module), [b.load(PTR, hdr, "cache.data")])
+        b.call(declare(gu.module, "free"), [b.load(PTR, hdr, "cache.data")])
         if cache.heap_header:
-            b.call(rt.free_fn(gu.module), [hdr])
+            b.call(declare(gu.module, "free"), [hdr])
         gu.leave_context(saved)
 
     def _to_stack(self, block: _Block) -> None:

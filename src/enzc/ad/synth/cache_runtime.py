@@ -15,7 +15,8 @@
 
 from __future__ import annotations
 
-from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
+from enzc.ir.builder import IRBuilder, new_block
+from enzc.ir.libc import declare, define_helper
 from enzc.ir.module import Function, Module
 from enzc.ir.types import I8, I64, PTR, VOID, FunctionType, StructType
 from enzc.ir.values import ConstantInt, null
@@ -34,33 +35,11 @@ LINK = 16
 """Bytes before the data of an arena block: the pointer to the previous block, padded."""
 
 
-def malloc_fn(module: Module) -> Function:
-    return get_or_insert_function(module, "malloc", FunctionType(PTR, (I64,)))
-
-
-def free_fn(module: Module) -> Function:
-    return get_or_insert_function(module, "free", FunctionType(VOID, (PTR,)))
-
-
-def _helper(module: Module, name: str, ty: FunctionType, arg_names: tuple[str, ...]) -> tuple[Function, bool]:
-    """The helper `name`, and whether it still needs a body."""
-    fn = module.get_function(name)
-    if fn is not None:
-        return fn, False
-    fn = module.add_function(name, ty, unique=False)
-    fn.linkage.words = ["internal"]
-    fn.fn_attrs = ("alwaysinline", "nounwind")
-    for a, n in zip(fn.args, arg_names):
-        a.name = n
-    fn.blocks = []
-    return fn, True
-
-
 def grow_helper(module: Module) -> Function:
     """`void __enzc_cache_grow(ptr hdr, i64 iteration, i64 row_bytes)`.
 
     Doubles the capacity (at least to iteration + 1) when `iteration` reaches it."""
-    fn, fresh = _helper(module, GROW_HELPER, FunctionType(VOID, (PTR, I64, I64)), ("hdr", "iteration", "row"))
+    fn, fresh = define_helper(module, GROW_HELPER, FunctionType(VOID, (PTR, I64, I64)), ("hdr", "iteration", "row"))
     if not fresh:
         return fn
     hdr, it, row = fn.args
@@ -74,8 +53,7 @@ def grow_helper(module: Module) -> Function:
     needed = b.add(it, ConstantInt(I64, 1), "needed")
     newcap = b.select(b.icmp("ugt", doubled, needed, "big"), doubled, needed, "newcap")
     data = b.load(PTR, hdr, "data")
-    realloc = get_or_insert_function(module, "realloc", FunctionType(PTR, (PTR, I64)))
-    moved = b.call(realloc, [data, b.mul(newcap, row, "bytes")], "moved")
+    moved = b.call(declare(module, "realloc"), [data, b.mul(newcap, row, "bytes")], "moved")
     b.store(moved, hdr)
     b.store(newcap, capp)
     b.br(done)
@@ -86,7 +64,7 @@ def grow_helper(module: Module) -> Function:
 
 def arena_alloc(module: Module) -> Function:
     """`ptr __enzc_arena_alloc(ptr arena, i64 bytes)`: 16-byte aligned, never moves."""
-    fn, fresh = _helper(module, ARENA_ALLOC, FunctionType(PTR, (PTR, I64)), ("arena", "bytes"))
+    fn, fresh = define_helper(module, ARENA_ALLOC, FunctionType(PTR, (PTR, I64)), ("arena", "bytes"))
     if not fresh:
         return fn
     arena, nbytes = fn.args
@@ -110,7 +88,7 @@ def arena_alloc(module: Module) -> Function:
     size = b.select(b.icmp("ugt", doubled, needed, "big"), doubled, needed, "size")
     size = b.select(b.icmp("ugt", size, ConstantInt(I64, FIRST_BLOCK), "big2"), size,
                     ConstantInt(I64, FIRST_BLOCK), "size")
-    block = b.call(malloc_fn(module), [size], "block")
+    block = b.call(declare(module, "malloc"), [size], "block")
     b.store(last, block)
     data = b.gep(I8, block, [LINK], "data")
     b.store(block, arena)
@@ -124,7 +102,7 @@ def arena_alloc(module: Module) -> Function:
 
 def arena_free(module: Module) -> Function:
     """`void __enzc_arena_free(ptr arena)`: frees every block of the arena."""
-    fn, fresh = _helper(module, ARENA_FREE, FunctionType(VOID, (PTR,)), ("arena",))
+    fn, fresh = define_helper(module, ARENA_FREE, FunctionType(VOID, (PTR,)), ("arena",))
     if not fresh:
         return fn
     (arena,) = fn.args
@@ -137,7 +115,7 @@ def arena_free(module: Module) -> Function:
     b.cond_br(b.icmp("eq", blk, null(PTR), "end"), done, body)
     b.position_at_end(body)
     prev = b.load(PTR, blk, "prev")
-    b.call(free_fn(module), [blk])
+    b.call(declare(module, "free"), [blk])
     blk.add_incoming(prev, body)
     b.br(loop)
     b.position_at_end(done)

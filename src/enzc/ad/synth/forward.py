@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from enzc.ir.builder import IRBuilder, get_or_insert_function
+from enzc.ir.builder import IRBuilder
 from enzc.ir.cfg import reverse_post_order
 from enzc.ir.instructions import CallBase, Instruction, Invoke, Load, Phi, Ret, Store
+from enzc.ir.libc import declare
 from enzc.ir.module import Function, Module
-from enzc.ir.types import I1, I8, I64, PTR, VOID, ArrayType, FunctionType, PointerType, StructType, Type
+from enzc.ir.types import I1, I8, I64, VOID, ArrayType, FunctionType, PointerType, StructType, Type
 from enzc.ir.values import Constant, ConstantInt, Value
 
 from enzc.ad.analysis.activity import ArgActivity, carries_float, carries_pointer
@@ -246,7 +247,7 @@ class _Tangents:
             self.t[call] = total
 
     def _memset_shadow(self, dst: Value, length: Value) -> None:
-        memset = get_or_insert_function(self.gu.module, "llvm.memset.p0.i64", FunctionType(VOID, (PTR, I8, I64, I1)))
+        memset = declare(self.gu.module, "llvm.memset.p0.i64")
         n = self.new(length)
         if n.type != I64:
             n = self.b.zext(n, I64, "n")

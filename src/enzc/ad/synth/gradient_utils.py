@@ -45,6 +45,7 @@ from enzc.ir.instructions import (
     Select,
     ShuffleVector,
 )
+from enzc.ir.libc import declare
 from enzc.ir.loops import Loop, LoopInfo
 from enzc.ir.module import BasicBlock, Function, GlobalVariable, Module
 from enzc.ir.transforms import clone_instruction
@@ -418,8 +419,7 @@ class GradientUtils:
     def _zeroed_alloca(self, ty: Type, align: int | None, name: str, after: Instruction | None = None,
                        count: Value | None = None) -> Instruction:
         """A zero-filled alloca: in the entry block, or (`after`) right after an instruction."""
-        from enzc.ir.builder import get_or_insert_function
-        from enzc.ir.types import I1, VOID, FunctionType, PTR
+        from enzc.ir.types import I1
 
         b = IRBuilder()
         if after is None:
@@ -435,8 +435,7 @@ class GradientUtils:
         if count is not None:
             wide = count if count.type == I64 else b.zext(count, I64, "n")
             nbytes = b.mul(wide, nbytes, "bytes")
-        memset = get_or_insert_function(self.module, "llvm.memset.p0.i64", FunctionType(VOID, (PTR, I8, I64, I1)))
-        b.call(memset, [sh, ConstantInt(I8, 0), nbytes, ConstantInt(I1, 0)])
+        b.call(declare(self.module, "llvm.memset.p0.i64"), [sh, ConstantInt(I8, 0), nbytes, ConstantInt(I1, 0)])
         return sh
 
     # -- lookup --------------------------------------------------------------------------

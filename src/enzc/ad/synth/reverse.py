@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from enzc.ir.builder import IRBuilder, get_or_insert_function
+from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import Alloca, CallBase, Instruction, Load, Store
+from enzc.ir.libc import declare
 from enzc.ir.module import Function, GlobalVariable
-from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, IntType, PointerType, VectorType
+from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, IntType, PointerType, VectorType
 from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Use, Value
 
 from enzc.ad.analysis.activity import carries_float
@@ -403,8 +404,7 @@ def _length(gu: GradientUtils, length: Value) -> Value:
 
 def _zero_shadow(gu: GradientUtils, dst: Value, length: Value) -> None:
     """The reverse of overwriting memory with inactive data: its adjoint is dropped."""
-    memset = get_or_insert_function(gu.module, "llvm.memset.p0.i64", FunctionType(VOID, (PTR, I8, I64, I1)))
-    gu.b.call(memset, [gu.lookup(gu.shadow(dst)), ConstantInt(I8, 0), _length(gu, length), ConstantInt(I1, 0)])
+    gu.b.call(declare(gu.module, "llvm.memset.p0.i64"), [gu.lookup(gu.shadow(dst)), ConstantInt(I8, 0), _length(gu, length), ConstantInt(I1, 0)])
 
 
 def _unknown_call(gu: GradientUtils, inst: CallBase, name: str | None) -> None:

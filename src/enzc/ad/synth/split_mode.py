@@ -36,11 +36,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from enzc.ir.builder import IRBuilder, forget_names, get_or_insert_function, new_block
+from enzc.ir.builder import IRBuilder, forget_names, new_block
 from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import Alloca, Br, Cast, GetElementPtr, Instruction, Phi, Ret, Select, Store
+from enzc.ir.libc import declare
 from enzc.ir.module import BasicBlock, Function, Module
-from enzc.ir.types import I8, I32, I64, PTR, VOID, ArrayType, FunctionType, PointerType, StructType, Type
+from enzc.ir.types import I8, I32, I64, PTR, ArrayType, PointerType, StructType, Type
 from enzc.ir.values import Constant, ConstantInt, Value
 
 from enzc.ad.analysis.uses import reaches
@@ -181,7 +182,7 @@ class _Cut:
         tape: Value
         if self.fields:
             size = self.layout.alloc_size_of(tape_type)
-            tape = b.call(_malloc(self.module), [ConstantInt(I64, size)], "tape")
+            tape = b.call(declare(self.module, "malloc"), [ConstantInt(I64, size)], "tape")
         else:
             tape = b.const_null(PTR)
         for alloca, k in taped.items():
@@ -246,7 +247,7 @@ class _Cut:
             index = b.load(I32, b.gep(tape_type, tape, [0, offsets[which]], "tape.ret"), "ret.taken")
             b.switch(index, self.seeds[0], [(ConstantInt(I32, k), s) for k, s in enumerate(self.seeds) if k])
         if self.fields:
-            free = get_or_insert_function(self.module, "free", FunctionType(VOID, (PTR,)))
+            free = declare(self.module, "free")
             for block in self.reverse_blocks:
                 term = block.terminator
                 if isinstance(term, Ret):
@@ -292,7 +293,3 @@ def _reachable(entry: BasicBlock, stop: set[BasicBlock]) -> set[BasicBlock]:
                 seen.add(s)
                 work.append(s)
     return seen
-
-
-def _malloc(module: Module) -> Function:
-    return get_or_insert_function(module, "malloc", FunctionType(PTR, (I64,)))

@@ -13,9 +13,10 @@ program exit, to stderr:
 
 from __future__ import annotations
 
-from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
+from enzc.ir.builder import IRBuilder, new_block
+from enzc.ir.libc import declare
 from enzc.ir.module import BasicBlock, Function, Module
-from enzc.ir.types import I8, I32, I64, PTR, VOID, ArrayType, FunctionType, StructType
+from enzc.ir.types import I8, I32, I64, VOID, ArrayType, FunctionType, StructType
 from enzc.ir.values import ConstantInt, ConstantString, Value, zeroinitializer
 
 RECORD = StructType((I64, I64, I64))
@@ -63,8 +64,7 @@ class TapeCounter:
         calls = b.load(I64, record, "calls")
         b.cond_br(b.icmp("eq", calls, ConstantInt(I64, 0), "isfirst"), first, update)
         b.position_at_end(first)
-        atexit = get_or_insert_function(module, "atexit", FunctionType(I32, (PTR,)))
-        b.call(atexit, [self._report_function(record)])
+        b.call(declare(module, "atexit"), [self._report_function(record)])
         b.br(update)
         b.position_at_end(update)
         b.store(b.add(calls, ConstantInt(I64, 1), "calls.next"), record)
@@ -89,8 +89,7 @@ class TapeCounter:
         peak = b.load(I64, b.gep(RECORD, record, [0, 2], "maxp"), "max")
         divisor = b.select(b.icmp("eq", calls, ConstantInt(I64, 0), "none"), ConstantInt(I64, 1), calls, "div")
         mean = b.udiv(total, divisor, "mean")
-        dprintf = get_or_insert_function(module, "dprintf", FunctionType(I32, (I32, PTR), vararg=True))
-        b.call(dprintf, [ConstantInt(I32, 2), fmt, name, calls, mean, peak])
+        b.call(declare(module, "dprintf"), [ConstantInt(I32, 2), fmt, name, calls, mean, peak])
         b.ret_void()
         return fn
 
