@@ -166,124 +166,63 @@ _F0 = TypeTree({(0,): FLOAT})
 _L0 = TypeTree({(0,): float_type("x86_fp80")})
 _I4 = _ints(4)
 
-LIBRARY: dict[str, Rule] = {
-    # allocation: sizes are integers; contents unknown until used
-    "malloc": _integers(0),
-    "calloc": _integers(0, 1),
-    "aligned_alloc": _integers(0, 1),
-    "valloc": _integers(0),
-    "pvalloc": _integers(0),
-    "memalign": _integers(0, 1),
-    "posix_memalign": _integers(1, 2, ret=True),
-    "realloc": _realloc,
-    "reallocarray": _realloc,
-    "free": _nothing,
-    "_Znwm": _integers(0),
-    "_Znam": _integers(0),
-    "_ZnwmSt11align_val_t": _integers(0, 1),
-    "_ZnamSt11align_val_t": _integers(0, 1),
-    "_ZnwmRKSt9nothrow_t": _integers(0),
-    "_ZnamRKSt9nothrow_t": _integers(0),
-    "_ZdlPv": _nothing,
-    "_ZdaPv": _nothing,
-    "_ZdlPvm": _integers(1),
-    "_ZdaPvm": _integers(1),
-    # memory
-    "memcpy": _memtransfer(returns_dst=True),
-    "memmove": _memtransfer(returns_dst=True),
-    "memset": _integers(1, 2),
-    "bzero": _integers(1),
-    "memcmp": _integers(2, ret=True),
-    "strlen": _integers(ret=True),
-    "strcmp": _integers(ret=True),
-    "strncmp": _integers(2, ret=True),
-    # libm with pointer or integer parts
-    "frexp": _pointee(a1=_I4),
-    "frexpf": _pointee(a1=_I4),
-    "frexpl": _pointee(a1=_I4),
-    "modf": _pointee(a1=_D0),
-    "modff": _pointee(a1=_F0),
-    "modfl": _pointee(a1=_L0),
-    "sincos": _pointee(a1=_D0, a2=_D0),
-    "sincosf": _pointee(a1=_F0, a2=_F0),
-    "sincosl": _pointee(a1=_L0, a2=_L0),
-    "remquo": _pointee(a2=_I4),
-    "remquof": _pointee(a2=_I4),
-    "lgamma_r": _pointee(a1=_I4),
-    "lgammaf_r": _pointee(a1=_I4),
-    "ldexp": _integers(1),
-    "ldexpf": _integers(1),
-    "ldexpl": _integers(1),
-    "scalbn": _integers(1),
-    "scalbnf": _integers(1),
-    "scalbln": _integers(1),
-    "ilogb": _integers(ret=True),
-    "ilogbf": _integers(ret=True),
-    "lround": _integers(ret=True),
-    "llround": _integers(ret=True),
-    "lrint": _integers(ret=True),
-    "llrint": _integers(ret=True),
-    "lroundf": _integers(ret=True),
-    "lrintf": _integers(ret=True),
-    "jn": _integers(0),
-    "yn": _integers(0),
-    # C library integers
-    "abs": _all_integers,
-    "labs": _all_integers,
-    "llabs": _all_integers,
-    "rand": _integers(ret=True),
-    "srand": _integers(0),
-    "exit": _integers(0),
-    "putchar": _all_integers,
-    "printf": _integers(ret=True),
-    "fprintf": _integers(ret=True),
-    "puts": _integers(ret=True),
-    "atoi": _integers(ret=True),
-    "atol": _integers(ret=True),
-}
+def _table(*groups: tuple[Rule, str]) -> dict[str, Rule]:
+    """A name -> rule table from `(rule, "name name ...")` groups."""
+    return {name: rule for rule, names in groups for name in names.split()}
 
-INTRINSICS: dict[str, Rule] = {
-    "llvm.memcpy": _memtransfer(returns_dst=False),
-    "llvm.memcpy.inline": _memtransfer(returns_dst=False),
-    "llvm.memmove": _memtransfer(returns_dst=False),
-    "llvm.memset": _integers(1, 2),
-    "llvm.memset.inline": _integers(1, 2),
-    "llvm.lifetime.start": _nothing,
-    "llvm.lifetime.end": _nothing,
-    "llvm.assume": _nothing,
-    "llvm.dbg.value": _nothing,
-    "llvm.dbg.declare": _nothing,
-    "llvm.dbg.assign": _nothing,
-    "llvm.experimental.noalias.scope.decl": _nothing,
-    "llvm.invariant.start": _nothing,
-    "llvm.invariant.end": _nothing,
-    "llvm.prefetch": _nothing,
-    "llvm.stacksave": _nothing,
-    "llvm.stackrestore": _nothing,
-    "llvm.ptrmask": _same_as_arg0,
-    "llvm.threadlocal.address": _same_as_arg0,
-    "llvm.launder.invariant.group": _same_as_arg0,
-    "llvm.strip.invariant.group": _same_as_arg0,
-    "llvm.expect": _same_as_arg0,
-    "llvm.expect.with.probability": _same_as_arg0,
-    "llvm.objectsize": _integers(ret=True),
-    "llvm.is.fpclass": _integers(1, ret=True),
-    "llvm.lround": _integers(ret=True),
-    "llvm.llround": _integers(ret=True),
-    "llvm.lrint": _integers(ret=True),
-    "llvm.llrint": _integers(ret=True),
-    "llvm.powi": _integers(1),
-    "llvm.ldexp": _integers(1),
-    "llvm.frexp": _nothing,
-    "llvm.masked.load": _masked_load,
-    "llvm.masked.store": _masked_store,
-    **{f"llvm.{name}": _all_integers for name in (
-        "smax", "smin", "umax", "umin", "abs", "ctpop", "ctlz", "cttz", "bswap", "bitreverse",
-        "fshl", "fshr", "sadd.with.overflow", "uadd.with.overflow", "ssub.with.overflow",
-        "usub.with.overflow", "smul.with.overflow", "umul.with.overflow", "sadd.sat", "uadd.sat",
-        "ssub.sat", "usub.sat", "scmp", "ucmp",
-        "vector.reduce.add", "vector.reduce.mul", "vector.reduce.and", "vector.reduce.or",
-        "vector.reduce.xor", "vector.reduce.smax", "vector.reduce.smin", "vector.reduce.umax",
-        "vector.reduce.umin",
-    )},
-}
+
+LIBRARY: dict[str, Rule] = _table(
+    # allocation: sizes are integers; contents unknown until used
+    (_integers(0), "malloc valloc pvalloc _Znwm _Znam _ZnwmRKSt9nothrow_t _ZnamRKSt9nothrow_t"),
+    (_integers(0, 1), "calloc aligned_alloc memalign _ZnwmSt11align_val_t _ZnamSt11align_val_t"),
+    (_integers(1, 2, ret=True), "posix_memalign"),
+    (_realloc, "realloc reallocarray"),
+    (_nothing, "free _ZdlPv _ZdaPv"),
+    (_integers(1), "_ZdlPvm _ZdaPvm"),
+    # memory
+    (_memtransfer(returns_dst=True), "memcpy memmove"),
+    (_integers(1, 2), "memset"),
+    (_integers(1), "bzero"),
+    (_integers(2, ret=True), "memcmp strncmp"),
+    (_integers(ret=True), "strlen strcmp"),
+    # libm with pointer or integer parts
+    (_pointee(a1=_I4), "frexp frexpf frexpl lgamma_r lgammaf_r"),
+    (_pointee(a1=_D0), "modf"),
+    (_pointee(a1=_F0), "modff"),
+    (_pointee(a1=_L0), "modfl"),
+    (_pointee(a1=_D0, a2=_D0), "sincos"),
+    (_pointee(a1=_F0, a2=_F0), "sincosf"),
+    (_pointee(a1=_L0, a2=_L0), "sincosl"),
+    (_pointee(a2=_I4), "remquo remquof"),
+    (_integers(1), "ldexp ldexpf ldexpl scalbn scalbnf scalbln"),
+    (_integers(ret=True), "ilogb ilogbf lround llround lrint llrint lroundf lrintf"),
+    (_integers(0), "jn yn"),
+    # C library integers
+    (_all_integers, "abs labs llabs putchar"),
+    (_integers(ret=True), "rand printf fprintf puts atoi atol"),
+    (_integers(0), "srand exit"),
+)
+
+_INTEGER_INTRINSICS = (
+    "smax smin umax umin abs ctpop ctlz cttz bswap bitreverse fshl fshr sadd.with.overflow "
+    "uadd.with.overflow ssub.with.overflow usub.with.overflow smul.with.overflow umul.with.overflow sadd.sat "
+    "uadd.sat ssub.sat usub.sat scmp ucmp vector.reduce.add vector.reduce.mul vector.reduce.and "
+    "vector.reduce.or vector.reduce.xor vector.reduce.smax vector.reduce.smin vector.reduce.umax "
+    "vector.reduce.umin")
+"""Integer-only intrinsics (`llvm.` prefixed below): every operand and the result are integers."""
+
+INTRINSICS: dict[str, Rule] = _table(
+    (_memtransfer(returns_dst=False), "llvm.memcpy llvm.memcpy.inline llvm.memmove"),
+    (_integers(1, 2), "llvm.memset llvm.memset.inline"),
+    (_nothing, "llvm.lifetime.start llvm.lifetime.end llvm.assume llvm.dbg.value llvm.dbg.declare "
+               "llvm.dbg.assign llvm.experimental.noalias.scope.decl llvm.invariant.start llvm.invariant.end "
+               "llvm.prefetch llvm.stacksave llvm.stackrestore llvm.frexp"),
+    (_same_as_arg0, "llvm.ptrmask llvm.threadlocal.address llvm.launder.invariant.group "
+                    "llvm.strip.invariant.group llvm.expect llvm.expect.with.probability"),
+    (_integers(ret=True), "llvm.objectsize llvm.lround llvm.llround llvm.lrint llvm.llrint"),
+    (_integers(1, ret=True), "llvm.is.fpclass"),
+    (_integers(1), "llvm.powi llvm.ldexp"),
+    (_masked_load, "llvm.masked.load"),
+    (_masked_store, "llvm.masked.store"),
+    (_all_integers, " ".join(f"llvm.{name}" for name in _INTEGER_INTRINSICS.split())),
+)
