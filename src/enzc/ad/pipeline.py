@@ -49,6 +49,7 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
             elif callee is not None and (builtin := _unsupported_builtin(callee.name or "")):
                 raise ad_error(module, inst, caller.name or "?",
                                f"'{builtin}' is not supported yet (enzc has __enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd/__enzyme_reverse)")
+        derivatives.types.forget(caller)  # its entry calls are calls of derivatives now
     lowering.remove_markers()
     if print_cache:
         for s in derivatives.split_done.values():

@@ -51,10 +51,12 @@ _HINT = ("copy the values as double/float (not through integer types or unions) 
 
 
 def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activity: Activity,
-                         reanalyze) -> Activity:
+                         reanalyze, types: TypeAnalysis) -> Activity:
     """Rewrite integer moves of floats/pointers touching shadowed memory in `fn` (the
     private copy being differentiated); returns the activity of the result
-    (`reanalyze()` recomputes it after a rewrite, which may shadow more memory)."""
+    (`reanalyze()` recomputes it after a rewrite, which may shadow more memory).
+    `types` is the module's type analysis. A store whose bytes `fn` alone cannot
+    type is asked again in the context all of `fn`'s call sites agree on."""
     from enzc.ad.diagnostics import ad_error
 
     settled: set[int] = set()
@@ -65,13 +67,14 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
             _check_integer_pointers(module, fn, activity)
             _check_float_bits(module, fn, activity)
             return activity
-        types = TypeAnalysis(module, layout).analyze(fn)
-        tbaa = TBAAReader(module)
-        reals = [_moved_type(types, tbaa, inst, layout)
+        results, tbaa = types.analyze(fn), TBAAReader(module)
+        reals = [_moved_type(results, tbaa, inst, layout)
                  for inst in candidates]  # all before rewriting: the results describe these values
+        if any(_undecided(inst, real, activity) for inst, real in zip(candidates, reals)):
+            reals = _by_call_sites(types, tbaa, fn, candidates, reals, layout)
         changed = False
         for inst, real in zip(candidates, reals):
-            if isinstance(real, str) and isinstance(inst, Store) and _may_carry_active_bits(inst.value, activity):
+            if _undecided(inst, real, activity):
                 raise ad_error(module, inst, fn.name or "?",
                                f"cannot tell whether the {inst.value.type} stored here holds floating-point "
                                f"data: {real}", _HINT)
@@ -87,7 +90,24 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
             _check_integer_pointers(module, fn, activity)
             _check_float_bits(module, fn, activity)
             return activity
+        types.forget(fn)  # its body changed
         activity = reanalyze()
+
+
+def _undecided(inst: Instruction, real: Type | str | None, activity: Activity) -> bool:
+    """A store whose bytes have no known type while they may carry active data."""
+    return isinstance(real, str) and isinstance(inst, Store) and _may_carry_active_bits(inst.value, activity)
+
+
+def _by_call_sites(types: TypeAnalysis, tbaa: TBAAReader, fn: Function, candidates: list[Instruction],
+                   reals: list[Type | str | None], layout: DataLayout) -> list[Type | str | None]:
+    """The moves without a known type typed from what every call site of `fn` says of
+    its arguments (a helper that copies whatever its caller hands it, typed there)."""
+    by_callers = types.call_site_results(fn)
+    if by_callers is None:
+        return reals
+    return [_moved_type(by_callers, tbaa, inst, layout) if isinstance(real, str) else real
+            for inst, real in zip(candidates, reals)]
 
 
 def _check_integer_pointers(module: Module, fn: Function, activity: Activity) -> None:

@@ -44,6 +44,7 @@ from enzc.ad.memory.pointer_copies import copy_pointer_shadows
 from enzc.ad.synth.recompute import Planner
 from enzc.ad.synth.reverse import check_store_forward, fwd, reverse_instruction
 from enzc.ad.synth.signature import Derivatives, Signature, gradient_type, out_types
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.synth.undo_stores import UndoLog, replay_stores, restore_old_value, save_old_values
 
 @dataclass
@@ -72,7 +73,8 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     g = module.add_function(f"{'split' if split else 'diffe'}_{fn.name}", gradient_type(fn, sig, split))
     g.linkage.words = ["internal"]
     g.header_suffix = [w for w in fn.header_suffix if w.startswith("personality")]  # landing pads need it
-    gu, _ = start_derived(module, layout, fn, sig.args, sig.active_return, g)
+    types = derivatives.types if derivatives is not None else TypeAnalysis(module, layout)
+    gu, _ = start_derived(module, layout, fn, sig.args, sig.active_return, g, types=types)
     original = gu.original
     gu.derivatives = derivatives
     gu.split = split

@@ -20,6 +20,7 @@ from enzc.ad.synth.combined import Derivative, synthesize_reverse
 from enzc.ad.synth.forward import ForwardDerivative, build_forward, declare_forward
 from enzc.ad.synth.signature import Signature
 from enzc.ad.synth.split_mode import SplitDerivative, build_split, declare_split
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
 
 
 class Mode(Enum):
@@ -41,6 +42,12 @@ class DerivativeCache:
     forward_done: dict[tuple[str, Signature], ForwardDerivative] = field(default_factory=dict)
     tape_stats: bool = False
     """`--enzc-tape-stats`: derivatives count their calls and cache bytes (`tape_stats`)."""
+    types: TypeAnalysis = field(init=False)
+    """Type analysis of the module, one for every derivative (callees analysed in a
+    context once serve every derivative that calls them in that context)."""
+
+    def __post_init__(self) -> None:
+        self.types = TypeAnalysis(self.module, self.layout)
 
     def reverse(self, fn: Function, sig: Signature) -> Derivative:
         """The combined forward+reverse derivative `diffe_<fn>` for `sig`."""

@@ -23,16 +23,18 @@ from enzc.ad.memory.intfloat import retype_integer_moves
 from enzc.ad.memory.posix_memalign import lower_posix_memalign
 from enzc.ad.rules.table import has_rule
 from enzc.ad.synth.preprocess import prepare
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
 
 
 def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[ArgActivity, ...],
-                  active_return: bool, g: Function, reverse: bool = True,
-                  width: int = 1) -> tuple[GradientUtils, dict[Value, list[Value]]]:
+                  active_return: bool, g: Function, reverse: bool = True, width: int = 1, *,
+                  types: TypeAnalysis) -> tuple[GradientUtils, dict[Value, list[Value]]]:
     """Fill `g` (declared with `width` parameters after each `has_shadow` argument)
     with a clone of the prepared `fn`; returns its GradientUtils and the map from
     `fn`'s arguments to those extra parameters (the first is the shadow GradientUtils knows). `args` are the classes activity analysis
     sees: a pointer with a shadow is DUP, a float with a derivative OUT. With
-    `reverse`, dynamic stack memory outlives the forward pass (`dynamic_stack`)."""
+    `reverse`, dynamic stack memory outlives the forward pass (`dynamic_stack`). `types`
+    is the module's type analysis, shared by every derivative."""
     from enzc.ad.diagnostics import ad_error
 
     _reject_computed_goto(module, fn)
@@ -47,7 +49,8 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
                           for a, p in zip(args, original.args))
     activity = analyze(original, analysis_args, active_return, module, has_rule=has_rule)
     activity = retype_integer_moves(module, layout, original, activity,
-                                    lambda: analyze(original, analysis_args, active_return, module, has_rule=has_rule))
+                                    lambda: analyze(original, analysis_args, active_return, module, has_rule=has_rule),
+                                    types)
     value_map: dict[Value, Value] = {}
     extra: dict[Value, list[Value]] = {}
     it = iter(g.args)
@@ -62,7 +65,7 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
     g.blocks = []
     clone_into(original, g, value_map)
     strip_debug_info(g)
-    gu = GradientUtils(module, original, fn.name or "?", activity, g, value_map, layout)
+    gu = GradientUtils(module, original, fn.name or "?", activity, g, value_map, layout, types)
     gu.shadows.update({a: s[0] for a, s in extra.items() if _is_pointer(a)})
     gu.stack_arena = stack_arena
     return gu, extra

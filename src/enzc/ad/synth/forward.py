@@ -77,7 +77,8 @@ def build_forward(derivatives: Derivatives, fn: Function, fd: ForwardDerivative)
     """Fill the declared `fd.function` with `fn`'s forward derivative."""
     width = fd.signature.width
     gu, extra = start_derived(derivatives.module, derivatives.layout, fn, fd.signature.args,
-                              fd.signature.active_return, fd.function, reverse=False, width=width)
+                              fd.signature.active_return, fd.function, reverse=False, width=width,
+                              types=derivatives.types)
     gu.derivatives = derivatives
     if width > 1 and any(isinstance(v, Constant) for v in gu.activity.shadowed):
         raise gu.error(None, "a global with a shadow (!enzyme_shadow) cannot take several tangents at once",

@@ -60,6 +60,7 @@ from enzc.ad.memory.heap import shadow_allocation
 from enzc.ad.analysis.memory_facts import MemoryFacts
 from enzc.ad.analysis.tripcount import TripCount, trip_count
 from enzc.ad.synth.signature import CallRecord, Derivatives
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.results import TypeResults
 
 RECOMPUTE_DEPTH = 6
@@ -99,7 +100,8 @@ class GradientUtils:
     """See the module docstring."""
 
     def __init__(self, module: Module, original: Function, user_name: str, activity: Activity,
-                 new: Function, value_map: dict[Value, Value], layout: DataLayout) -> None:
+                 new: Function, value_map: dict[Value, Value], layout: DataLayout,
+                 type_analysis: TypeAnalysis) -> None:
         self.module = module
         self.original = original
         self.user_name = user_name
@@ -143,6 +145,8 @@ class GradientUtils:
         self.stable_args: frozenset[int] = frozenset()
         """Split mode: argument indices whose memory stays unchanged until the reverse."""
         """Active calls to defined functions: their derived pair and forward tape."""
+        self.type_analysis = type_analysis
+        """The module's type analysis (one for every derivative)."""
         self._types: TypeResults | None = None
         self.stack_arena: Value | None = None
         """The arena holding the original's dynamic stack memory (`dynamic_stack`), if any."""
@@ -151,11 +155,10 @@ class GradientUtils:
 
     @property
     def types(self) -> TypeResults:
-        """Type analysis of the original, computed on first use (most gradients never ask)."""
+        """Type analysis of the original, computed on first use (most gradients never
+        ask). From its IR types alone: the derivative serves every call site."""
         if self._types is None:
-            from enzc.ad.typeanalysis.analysis import TypeAnalysis
-
-            self._types = TypeAnalysis(self.module, self.layout).analyze(self.original)
+            self._types = self.type_analysis.analyze(self.original)
         return self._types
 
     def label(self, v: Value) -> str:

@@ -22,6 +22,7 @@ from enzc.ir.values import Value
 
 from enzc.ad.analysis.activity import ArgActivity, carries_pointer
 from enzc.ad.memory.fnptr import DerivedPair
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,8 @@ class Derivatives(Protocol):
     layout: DataLayout
     tape_stats: bool
     """`--enzc-tape-stats`: derivatives count their calls and cache bytes."""
+    types: TypeAnalysis
+    """The module's type analysis, shared by every derivative."""
 
     def split(self, fn: Function, sig: Signature) -> DerivedPair:
         """`augmented_<fn>` / `reverse_<fn>` for `sig` (declared before they are built)."""

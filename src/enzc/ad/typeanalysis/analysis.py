@@ -60,6 +60,7 @@ class TypeAnalysis:
         self._provenance: dict[Function, dict] = {}
         self._contexts: dict[Function, int] = {}
         self._summaries: dict[Function, FunctionState] = {}
+        self._by_call_sites: TypeAnalysis | None = None
 
     # -- public ---------------------------------------------------------------------
     def analyze(self, fn: Function, arg_trees: list[TypeTree] | None = None, ret_tree: TypeTree | None = None,
@@ -97,11 +98,21 @@ class TypeAnalysis:
 
     def call_site_results(self, fn: Function) -> TypeResults | None:
         """`fn` analysed in the context all its direct call sites agree on (`callers`),
-        by an analysis without summaries (facts of one call site must not reach
-        another); None when its callers are unknown."""
-        separate = TypeAnalysis(self.module, self.layout, summaries=False)
-        context = caller_context(separate, fn.name or "")
-        return separate.analyze(fn, context) if context is not None else None
+        by this module's analysis without summaries (facts of one call site must not
+        reach another); None when its callers are unknown."""
+        if self._by_call_sites is None:
+            self._by_call_sites = TypeAnalysis(self.module, self.layout, summaries=False)
+        context = caller_context(self._by_call_sites, fn.name or "")
+        return self._by_call_sites.analyze(fn, context) if context is not None else None
+
+    def forget(self, fn: Function) -> None:
+        """Drop what is known of `fn`, whose body changed (the engine rewrites the
+        private copy it differentiates between analyses)."""
+        self._cache = {k: r for k, r in self._cache.items() if k[0] is not fn}
+        for memo in (self._provenance, self._contexts, self._summaries):
+            memo.pop(fn, None)
+        if self._by_call_sites is not None:
+            self._by_call_sites.forget(fn)
 
     def apply_rule(self, state: FunctionState, inst: Instruction) -> None:
         """The propagation rule of `inst` (for `FunctionState.run`)."""
