@@ -43,13 +43,7 @@ from enzc.ir.metadata import MDTuple, MDValue, MDRef
 from enzc.ir.module import Alias, Function, GlobalVariable, Module
 from enzc.ir.values import ConstantAggregate, ConstantExpr, ConstantString, GlobalValue, Value
 
-from enzc.ad.analysis.annotations import (
-    AUGMENT_KIND,
-    DERIVATIVE_KIND,
-    GRADIENT_KIND,
-    INACTIVE_ATTR,
-    MATH_ATTR,
-)
+from enzc.ad.analysis.annotations import AUGMENT_KIND, DERIVATIVE_KIND, GRADIENT_KIND, INACTIVE_ATTR, MATH_ATTR
 from enzc.ad.analysis.globals_shadow import INACTIVE_KIND, SHADOW_KIND
 
 REGISTER_GRADIENT = "__enzyme_register_gradient"

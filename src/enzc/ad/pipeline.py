@@ -16,9 +16,9 @@ from enzc.ir.module import Function, Module
 from enzc.ir.values import ConstantExpr, Value
 
 from enzc.ad.callsite import REVERSE_MARK, CallSiteLowering, is_entry_point
-from enzc.ad.synth.cache_report import report as cache_report
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.markers import apply_registrations
+from enzc.ad.synth.cache_report import report as cache_report
 from enzc.ad.synth.derivatives import DerivativeCache
 
 OTHER_MODES = ("__enzyme_fwdsplit",)

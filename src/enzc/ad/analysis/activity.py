@@ -21,34 +21,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from enzc.ir.instructions import (
-    AtomicRMW,
-    CmpXchg,
-    BinaryOp,
-    CallBase,
-    Cast,
-    ExtractElement,
-    ExtractValue,
-    Freeze,
-    GetElementPtr,
-    InsertElement,
-    InsertValue,
-    Instruction,
-    Load,
-    Phi,
-    Ret,
-    Select,
-    ShuffleVector,
-    Store,
-    UnaryOp,
-)
+from enzc.ir.instructions import AtomicRMW, CmpXchg, BinaryOp, CallBase, Cast, ExtractElement, ExtractValue, Freeze
+from enzc.ir.instructions import GetElementPtr, InsertElement, InsertValue, Instruction, Load, Phi, Ret, Select
+from enzc.ir.instructions import ShuffleVector, Store, UnaryOp
 from enzc.ir.module import Function, Module
 from enzc.ir.types import ArrayType, FloatType, NamedStructType, PointerType, StructType, Type, VectorType
 from enzc.ir.values import Value
 
+from enzc.ad.analysis.allocations import allocator_of, local_roots
 from enzc.ad.analysis.calls import CallKind, RuleLookup, classify, writes_memory
 from enzc.ad.analysis.globals_shadow import shadowed_constants
-from enzc.ad.analysis.allocations import allocator_of, local_roots
 
 
 class ArgActivity(Enum):

@@ -14,21 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from enzc.ir.instructions import (
-    Alloca,
-    CallBase,
-    Cast,
-    ExtractValue,
-    Freeze,
-    GetElementPtr,
-    InsertValue,
-    Instruction,
-    Load,
-    Phi,
-    Ret,
-    Select,
-    Store,
-)
+from enzc.ir.instructions import Alloca, CallBase, Cast, ExtractValue, Freeze, GetElementPtr, InsertValue, Instruction
+from enzc.ir.instructions import Load, Phi, Ret, Select, Store
 from enzc.ir.types import PointerType
 from enzc.ir.values import Argument, GlobalValue, Value
 

@@ -45,8 +45,8 @@ from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.types import FloatType, IntType, PointerType, Type, VectorType
 from enzc.ir.values import Argument, ConstantExpr, Value
 
-from enzc.ad.analysis.calls import CallKind, RuleLookup, callee_name, classify
 from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
+from enzc.ad.analysis.calls import CallKind, RuleLookup, callee_name, classify
 from enzc.ad.typeanalysis.tbaa import TBAAReader
 
 RELEASES = DEALLOCATORS | {"llvm.lifetime.end.p0"}

@@ -30,8 +30,8 @@ from enzc.ir.module import Function, Module
 from enzc.ir.types import I1, I8, I64, PTR, FunctionType, IntType
 from enzc.ir.values import ConstantInt, Value
 
-from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.allocations import Allocator, allocator_of, may_escape
+from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.memory.memtypes import copy_adjoint_by_bytes
 
 

@@ -20,31 +20,19 @@ from __future__ import annotations
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.datalayout import DataLayout
-from enzc.ir.instructions import (
-    BinaryOp,
-    CallBase,
-    Cast,
-    Freeze,
-    InsertElement,
-    InsertValue,
-    Instruction,
-    Load,
-    Phi,
-    Ret,
-    Select,
-    Store,
-)
+from enzc.ir.instructions import BinaryOp, CallBase, Cast, Freeze, InsertElement, InsertValue, Instruction, Load, Phi
+from enzc.ir.instructions import Ret, Select, Store
 from enzc.ir.module import Function, Module
 from enzc.ir.types import PTR, FloatType, IntType, PointerType, Type, VectorType
 from enzc.ir.values import Use, Value
 
 from enzc.ad.analysis.activity import Activity
+from enzc.ad.analysis.uses import reaches
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
+from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_field
 from enzc.ad.typeanalysis.results import TypeResults
 from enzc.ad.typeanalysis.tbaa import INTEGER_TYPE_NAMES, TBAAReader
-from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_field
 from enzc.ad.typeanalysis.typetree import BaseType, Kind
-from enzc.ad.analysis.uses import reaches
 
 _HINT = ("copy the values as double/float (not through integer types or unions) in the "
          "differentiated code")

@@ -23,11 +23,11 @@ from enzc.ir.module import Function
 from enzc.ir.types import I8, I64, PTR, VOID, FloatType, FunctionType
 from enzc.ir.values import ConstantInt, Value
 
-from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.activity import float_leaves
-from enzc.ad.typeanalysis.results import CopyLayout, Segment
-from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers
+from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
+from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers
+from enzc.ad.typeanalysis.results import CopyLayout, Segment
 from enzc.ad.typeanalysis.typetree import Kind, float_type
 
 

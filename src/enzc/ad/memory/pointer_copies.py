@@ -17,8 +17,8 @@ from enzc.ir.libc import declare
 from enzc.ir.types import I1, I8, I64
 from enzc.ir.values import ConstantInt, Value
 
-from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.calls import is_memory_copy
+from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.memory.memtypes import copy_layout
 from enzc.ad.typeanalysis.typetree import Kind
 

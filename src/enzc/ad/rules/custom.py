@@ -28,10 +28,10 @@ from enzc.ir.module import Function, Module
 from enzc.ir.types import VOID, FloatType, PointerType, StructType, Type, VectorType
 from enzc.ir.values import ConstantSimple, Value
 
-from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.annotations import AUGMENT_KIND, GRADIENT_KIND
 from enzc.ad.analysis.calls import CallKind, classify
 from enzc.ad.analysis.globals_shadow import metadata_target
+from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.rules.table import has_rule
 
 

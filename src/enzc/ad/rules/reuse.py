@@ -16,8 +16,8 @@ from __future__ import annotations
 from enzc.ir.instructions import CallBase, Instruction
 from enzc.ir.values import Value
 
-from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.calls import CallKind, callee_name, classify
+from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.rules.table import has_rule
 
 

@@ -33,19 +33,19 @@ from enzc.ir.types import VOID, FloatType, Type
 from enzc.ir.values import ConstantInt, Value, const_fp
 
 from enzc.ad.analysis.activity import Activity, ArgActivity, carries_pointer
+from enzc.ad.memory.pointer_copies import copy_pointer_shadows
+from enzc.ad.rules.custom import forward_custom_calls
 from enzc.ad.synth.cache import CacheManager
 from enzc.ad.synth.cache_report import CacheAllocation
-from enzc.ad.rules.custom import forward_custom_calls
 from enzc.ad.synth.call_derivatives import forward_call
 from enzc.ad.synth.derived import start_derived
 from enzc.ad.synth.dynamic_stack import free_dynamic_stack
 from enzc.ad.synth.gradient_utils import GradientUtils
-from enzc.ad.memory.pointer_copies import copy_pointer_shadows
 from enzc.ad.synth.recompute import Planner
 from enzc.ad.synth.reverse import check_store_forward, fwd, reverse_instruction
 from enzc.ad.synth.signature import Derivatives, Signature, gradient_type, out_types
-from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.synth.undo_stores import UndoLog, replay_stores, restore_old_value, save_old_values
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
 
 @dataclass
 class Derivative:

@@ -17,11 +17,11 @@ from enzc.ir.transforms import clone_into
 from enzc.ir.values import Value
 
 from enzc.ad.analysis.activity import ArgActivity, analyze
-from enzc.ad.synth.dynamic_stack import lower_dynamic_allocas
-from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.memory.intfloat import retype_integer_moves
 from enzc.ad.memory.posix_memalign import lower_posix_memalign
 from enzc.ad.rules.table import has_rule
+from enzc.ad.synth.dynamic_stack import lower_dynamic_allocas
+from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.preprocess import prepare
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 

@@ -33,14 +33,14 @@ from enzc.ir.types import I1, I8, I64, VOID, ArrayType, FunctionType, PointerTyp
 from enzc.ir.values import Constant, ConstantInt, Value
 
 from enzc.ad.analysis.activity import ArgActivity, carries_float, carries_pointer
-from enzc.ad.analysis.calls import CallKind, callee_name, classify
-from enzc.ad.synth.derived import start_derived
-from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
 from enzc.ad.analysis.annotations import forward_derivative_of
-from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward
+from enzc.ad.analysis.calls import CallKind, callee_name, classify
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
+from enzc.ad.synth.derived import start_derived
+from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward
 from enzc.ad.synth.signature import Derivatives, Signature, derived_params
 
 

@@ -27,24 +27,8 @@ from enzc.ir.builder import IRBuilder
 from enzc.ir.cfg import edge_count
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.dominators import DominatorTree
-from enzc.ir.instructions import (
-    Alloca,
-    BinaryOp,
-    CallBase,
-    Cast,
-    Compare,
-    ExtractElement,
-    ExtractValue,
-    GetElementPtr,
-    InsertElement,
-    InsertValue,
-    Instruction,
-    Load,
-    Phi,
-    Ret,
-    Select,
-    ShuffleVector,
-)
+from enzc.ir.instructions import Alloca, BinaryOp, CallBase, Cast, Compare, ExtractElement, ExtractValue, GetElementPtr
+from enzc.ir.instructions import InsertElement, InsertValue, Instruction, Load, Phi, Ret, Select, ShuffleVector
 from enzc.ir.libc import declare
 from enzc.ir.loops import Loop, LoopInfo
 from enzc.ir.module import BasicBlock, Function, GlobalVariable, Module
@@ -53,12 +37,12 @@ from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStru
 from enzc.ir.values import Constant, ConstantInt, GlobalValue, Value
 
 from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, float_leaves, slot_numbers
-from enzc.ad.diagnostics import ad_error
-from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global, shadow_constant
 from enzc.ad.analysis.allocations import allocator_of
-from enzc.ad.memory.heap import shadow_allocation
+from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global, shadow_constant
 from enzc.ad.analysis.memory_facts import MemoryFacts
 from enzc.ad.analysis.tripcount import TripCount, trip_count
+from enzc.ad.diagnostics import ad_error
+from enzc.ad.memory.heap import shadow_allocation
 from enzc.ad.synth.signature import CallRecord, Derivatives
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.results import TypeResults

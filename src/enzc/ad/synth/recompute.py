@@ -31,29 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from enzc.ir.builder import IRBuilder
-from enzc.ir.instructions import (
-    AtomicRMW,
-    BinaryOp,
-    CallBase,
-    Cast,
-    CmpXchg,
-    Compare,
-    ExtractElement,
-    ExtractValue,
-    Fence,
-    Freeze,
-    GetElementPtr,
-    InsertElement,
-    InsertValue,
-    Instruction,
-    Load,
-    Phi,
-    Select,
-    ShuffleVector,
-    Store,
-    UnaryOp,
-    VAArg,
-)
+from enzc.ir.instructions import AtomicRMW, BinaryOp, CallBase, Cast, CmpXchg, Compare, ExtractElement, ExtractValue
+from enzc.ir.instructions import Fence, Freeze, GetElementPtr, InsertElement, InsertValue, Instruction, Load, Phi
+from enzc.ir.instructions import Select, ShuffleVector, Store, UnaryOp, VAArg
 from enzc.ir.loops import Loop
 from enzc.ir.module import BasicBlock
 from enzc.ir.transforms import clone_instruction

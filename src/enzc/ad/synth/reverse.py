@@ -20,22 +20,22 @@ from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, IntType, PointerTyp
 from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Use, Value
 
 from enzc.ad.analysis.activity import carries_float
-from enzc.ad.synth.call_derivatives import reverse_call
 from enzc.ad.analysis.calls import CallKind, callee_name, classify, writes_memory
-from enzc.ad.rules.complex import reverse_complex
-from enzc.ad.synth.gradient_utils import GradientUtils, derived_from_null
-from enzc.ad.rules.custom import reverse_custom_call
 from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global
-from enzc.ad.memory.heap import reverse_allocation
-from enzc.ad.rules.library_hints import library_hint
 from enzc.ad.analysis.memory_facts import underlying_object
-from enzc.ad.memory.memtypes import memcpy_adjoint
-from enzc.ad.rules.dsl import emit_scaled
-from enzc.ad.typeanalysis.typetree import Kind
 from enzc.ad.analysis.uses import reaches
+from enzc.ad.memory.heap import reverse_allocation
+from enzc.ad.memory.memtypes import memcpy_adjoint
+from enzc.ad.rules.complex import reverse_complex
+from enzc.ad.rules.custom import reverse_custom_call
+from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.dsl import PARAMS, intrinsic
-from enzc.ad.rules.table import has_rule, rule_for
+from enzc.ad.rules.library_hints import library_hint
 from enzc.ad.rules.reuse import equal_forward_call
+from enzc.ad.rules.table import has_rule, rule_for
+from enzc.ad.synth.call_derivatives import reverse_call
+from enzc.ad.synth.gradient_utils import GradientUtils, derived_from_null
+from enzc.ad.typeanalysis.typetree import Kind
 
 Handler = Callable[[GradientUtils, Instruction], None]
 

@@ -12,34 +12,14 @@ from __future__ import annotations
 from math import gcd
 from typing import Callable
 
-from enzc.ir.instructions import (
-    Alloca,
-    AtomicRMW,
-    BinaryOp,
-    CallBase,
-    Cast,
-    CmpXchg,
-    Compare,
-    ExtractElement,
-    ExtractValue,
-    Freeze,
-    GetElementPtr,
-    InsertElement,
-    InsertValue,
-    Instruction,
-    Load,
-    Phi,
-    Ret,
-    Select,
-    ShuffleVector,
-    Store,
-    Switch,
-)
+from enzc.ir.instructions import Alloca, AtomicRMW, BinaryOp, CallBase, Cast, CmpXchg, Compare, ExtractElement
+from enzc.ir.instructions import ExtractValue, Freeze, GetElementPtr, InsertElement, InsertValue, Instruction, Load, Phi
+from enzc.ir.instructions import Ret, Select, ShuffleVector, Store, Switch
 from enzc.ir.types import FloatType, IntType, PointerType, VectorType
 from enzc.ir.values import Constant, ConstantInt, ConstantSplat, Value
 
-from enzc.ad.typeanalysis.offsets import gep_offset, multiple_of
 from enzc.ad.typeanalysis.call_rules import apply_call
+from enzc.ad.typeanalysis.offsets import gep_offset, multiple_of
 from enzc.ad.typeanalysis.state import FunctionState, lanes, to_memory
 from enzc.ad.typeanalysis.typetree import INTEGER, POINTER, POINTER_SIZE, BaseType, Kind, TypeTree
 

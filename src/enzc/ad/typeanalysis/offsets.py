@@ -15,17 +15,8 @@ from math import gcd
 
 from enzc.ir.datalayout import DataLayout, DataLayoutError
 from enzc.ir.instructions import Alloca, BinaryOp, Cast, GetElementPtr, Phi, Select
-from enzc.ir.types import (
-    FLOAT_KINDS,
-    ArrayType,
-    FloatType,
-    IntType,
-    NamedStructType,
-    PointerType,
-    StructType,
-    Type,
-    VectorType,
-)
+from enzc.ir.types import FLOAT_KINDS, ArrayType, FloatType, IntType, NamedStructType, PointerType, StructType, Type
+from enzc.ir.types import VectorType
 from enzc.ir.values import ConstantInt, ConstantSimple, Value
 
 from enzc.ad.typeanalysis.typetree import ANYTHING, INTEGER, MAX_ENTRIES, POINTER, BaseType, Path, TypeTree, float_type

@@ -18,18 +18,8 @@ from enzc.ir.datalayout import DataLayoutError
 from enzc.ir.instructions import CallBase, Instruction, Ret
 from enzc.ir.module import Function, GlobalVariable
 from enzc.ir.types import ArrayType, NamedStructType, StructType, VectorType
-from enzc.ir.values import (
-    Argument,
-    Constant,
-    ConstantAggregate,
-    ConstantExpr,
-    ConstantFP,
-    ConstantInt,
-    ConstantSplat,
-    ConstantString,
-    GlobalValue,
-    Value,
-)
+from enzc.ir.values import Argument, Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantSplat
+from enzc.ir.values import ConstantString, GlobalValue, Value
 
 from enzc.ad.typeanalysis.offsets import TypeSeeds
 from enzc.ad.typeanalysis.tbaa import TBAAReader
