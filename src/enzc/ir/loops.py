@@ -511,6 +511,7 @@ class LoopInfo:
         if pre is not None:
             return pre
         from enzc.ir.builder import new_block  # late: the builder imports nothing from here
+        from enzc.ir.transforms import redirect_edges
 
         header = loop.header
         fn = header.parent
@@ -522,11 +523,7 @@ class LoopInfo:
             fn.blocks.remove(pre)
             fn.blocks.insert(0, pre)
         for e in entering:
-            term = e.terminator
-            assert term is not None
-            for k, op in enumerate(term.operands):
-                if op is header:
-                    term.set_operand(k, pre)
+            redirect_edges(e, header, pre)
         for phi in header.phis:
             outside = [(v, b) for v, b in phi.incoming if b in entering]
             inside = [(v, b) for v, b in phi.incoming if b not in entering]

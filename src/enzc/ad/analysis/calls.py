@@ -115,13 +115,18 @@ def is_memory_copy(call: CallBase) -> bool:
     return classify(call, lambda _: False) is CallKind.MEMCPY
 
 
-def writes_memory(call: CallBase, module: Module | None) -> bool:
-    """Whether the call may write memory, from `memory(...)`/`readonly`/`readnone`."""
+def call_attributes(call: CallBase, module: Module | None) -> list[str]:
+    """The function attributes of the call site and of its callee, groups (`#3`) expanded."""
     attrs = list(_attrs(call.fn_attrs, module))
     fn = call.called_function
     if isinstance(fn, Function):
         attrs += list(_attrs(fn.fn_attrs, module))
-    for a in attrs:
+    return attrs
+
+
+def writes_memory(call: CallBase, module: Module | None) -> bool:
+    """Whether the call may write memory, from `memory(...)`/`readonly`/`readnone`."""
+    for a in call_attributes(call, module):
         if a in ("readnone", "readonly"):
             return False
         if a.startswith("memory(") and "write" not in a:

@@ -46,7 +46,7 @@ from enzc.ir.types import FloatType, IntType, PointerType, Type, VectorType
 from enzc.ir.values import Argument, ConstantExpr, Value
 
 from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
-from enzc.ad.analysis.calls import CallKind, RuleLookup, callee_name, classify
+from enzc.ad.analysis.calls import CallKind, RuleLookup, call_attributes, callee_name, classify
 from enzc.ad.typeanalysis.tbaa import TBAAReader
 
 RELEASES = DEALLOCATORS | {"llvm.lifetime.end.p0"}
@@ -293,10 +293,8 @@ target memory are not: errno is ignored as for every libm call with a rule)."""
 def call_write_targets(call: CallBase, module: Module | None) -> list[Value] | None:
     """Pointers into the program memory `call` may write ([]: none; None: anywhere),
     from its `memory(...)`, `readonly` and `readnone` attributes."""
-    attrs = list(_attrs(call.fn_attrs, module))
+    attrs = call_attributes(call, module)
     fn = call.called_function
-    if isinstance(fn, Function):
-        attrs += list(_attrs(fn.fn_attrs, module))
     if any(a in ("readnone", "readonly") for a in attrs):
         return []
     effects = [_memory_effects(a[7:-1]) for a in attrs if a.startswith("memory(") and a.endswith(")")]
@@ -323,14 +321,6 @@ def _memory_effects(body: str) -> set[str]:
         else:
             default = access.strip()
     return {loc for loc in _PROGRAM_LOCATIONS if "write" in per.get(loc, default)}
-
-
-def _attrs(attrs: tuple[str, ...], module: Module | None):
-    for a in attrs:
-        if a.startswith("#") and module is not None and a[1:] in module.attribute_groups:
-            yield from module.attribute_groups[a[1:]]
-        else:
-            yield a
 
 
 # -- the facts of one derivative ----------------------------------------------------------------

@@ -17,7 +17,7 @@ from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import Alloca, Instruction, Invoke, Phi, Store
 from enzc.ir.loops import Loop, LoopInfo, reject_irreducible
 from enzc.ir.module import BasicBlock, Function
-from enzc.ir.transforms import ValueMap, clone_function, remove_unreachable_blocks, split_edge
+from enzc.ir.transforms import ValueMap, clone_function, redirect_edges, remove_unreachable_blocks, split_edge
 
 
 
@@ -76,11 +76,7 @@ def split_predecessors(block: BasicBlock, preds: list[BasicBlock], name: str) ->
     b.position_at_end(mid)
     b.br(block)
     for p in preds:
-        term = p.terminator
-        assert term is not None
-        for k, op in enumerate(term.operands):
-            if op is block:
-                term.set_operand(k, mid)
+        redirect_edges(p, block, mid)
     return mid
 
 

@@ -170,16 +170,8 @@ def _finish(out: dict[Path, BaseType]) -> dict[Path, BaseType]:
     a normalised tree yields): parents, size cap, subsumption."""
     # A path with children is a pointer.
     for path in list(out):
-        if len(path) < 2:
-            continue
-        parent = path[:-1]
-        while parent:
-            old = out.get(parent)
-            new = POINTER if old is None else old.join(POINTER)
-            if new is old:
-                break
-            out[parent] = new
-            parent = parent[:-1]
+        if len(path) >= 2:
+            _mark_parents(out, path)
     if len(out) > MAX_ENTRIES:
         out = _shed_deepest(out)
     # Entries made redundant by a more general one (a -1 where they have an offset).
@@ -190,13 +182,7 @@ def _finish(out: dict[Path, BaseType]) -> dict[Path, BaseType]:
         return out  # per length, every path has -1s in the same places: none is more general
     result: dict[Path, BaseType] = {}
     for path, t in out.items():
-        own = _mask(path)
-        cover = UNKNOWN
-        for m in masks[len(path)]:
-            if m != own and m & own == own:
-                g = out.get(tuple(-1 if m >> i & 1 else o for i, o in enumerate(path)))
-                if g is not None:
-                    cover = cover.join(g)
+        cover = _cover(out, masks[len(path)], path)
         if cover.kind is Kind.UNKNOWN:
             result[path] = t
             continue
@@ -204,6 +190,35 @@ def _finish(out: dict[Path, BaseType]) -> dict[Path, BaseType]:
         if joined != cover:
             result[path] = joined
     return result
+
+
+def _mark_parents(entries: dict[Path, BaseType], path: Path) -> list[Path]:
+    """Make every proper prefix of `path` a pointer in `entries` (a path with children
+    is a pointer); returns the prefixes that changed."""
+    changed = []
+    parent = path[:-1]
+    while parent:
+        old = entries.get(parent)
+        new = POINTER if old is None else old.join(POINTER)
+        if new is old:
+            break
+        entries[parent] = new
+        changed.append(parent)
+        parent = parent[:-1]
+    return changed
+
+
+def _cover(entries: dict[Path, BaseType], masks: Iterable[int], path: Path) -> BaseType:
+    """The join of the entries more general than `path` (a -1 where it has an offset),
+    among the -1 patterns `masks` of paths as long as it."""
+    own = _mask(path)
+    cover = UNKNOWN
+    for m in masks:
+        if m != own and m & own == own:
+            g = entries.get(tuple(-1 if m >> i & 1 else o for i, o in enumerate(path)))
+            if g is not None:
+                cover = cover.join(g)
+    return cover
 
 
 def _join_in_place(merged: dict[Path, BaseType], changed: list[Path], masks: dict[int, list[int]]) -> bool:
@@ -218,15 +233,7 @@ def _join_in_place(merged: dict[Path, BaseType], changed: list[Path], masks: dic
     for path in changed:
         if len(path) > MAX_DEPTH or min(path) < -1 or max(path) >= MAX_OFFSET:
             return False
-        parent = path[:-1]
-        while parent:
-            old = merged.get(parent)
-            new = POINTER if old is None else old.join(POINTER)
-            if new is old:
-                break
-            merged[parent] = new
-            work.append(parent)
-            parent = parent[:-1]
+        work += _mark_parents(merged, path)
     for path in work:
         own = _mask(path)
         known = masks.get(len(path), ())
@@ -236,13 +243,7 @@ def _join_in_place(merged: dict[Path, BaseType], changed: list[Path], masks: dic
         t = merged.get(path)
         if t is None:
             continue
-        own = _mask(path)
-        cover = UNKNOWN
-        for m in masks[len(path)]:
-            if m != own and m & own == own:
-                g = merged.get(tuple(-1 if m >> i & 1 else o for i, o in enumerate(path)))
-                if g is not None:
-                    cover = cover.join(g)
+        cover = _cover(merged, masks[len(path)], path)
         if cover.kind is Kind.UNKNOWN:
             continue
         joined = cover.join(t)
