@@ -61,7 +61,6 @@ ANNOTATION_MARKS = (INACTIVE_ANNOTATION, FUNCTION_LIKE_ANNOTATION)
 """Strings in a module whose clang annotations may carry Enzyme attributes."""
 
 
-
 def apply_registrations(module: Module) -> None:
     """Annotate the functions and globals the module's registration globals name."""
     from enzc.ad.diagnostics import ad_error

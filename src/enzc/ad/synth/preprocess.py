@@ -20,7 +20,6 @@ from enzc.ir.module import BasicBlock, Function
 from enzc.ir.transforms import ValueMap, clone_function, redirect_edges, remove_unreachable_blocks, split_edge
 
 
-
 def prepare(fn: Function) -> tuple[Function, ValueMap]:
     """A private copy of `fn` with preheaders, dedicated exits and LCSSA phis.
 

@@ -262,8 +262,6 @@ def _recursive_step(state: FunctionState, arg: Value, frame: FunctionState, inde
     return 0
 
 
-
-
 def _constant_expr_link(ce: ConstantExpr, analysis: TypeAnalysis) -> tuple[Value, int | None] | None:
     """`(base, byte offset)` of a constant GEP; `(base, None)` for pointer casts."""
     if ce.opcode in ("bitcast", "addrspacecast") and ce.operands:
