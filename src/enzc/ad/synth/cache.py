@@ -42,12 +42,11 @@ from enzc.ir.module import BasicBlock
 from enzc.ir.types import I8, I64, PTR, ArrayType
 from enzc.ir.values import ConstantInt, Value
 
-from enzc.ad.synth import cache_runtime as rt
+from enzc.ad.synth.cache_runtime import ARENA, HEADER, arena_alloc, arena_free, arena_init, grow_helper
 from enzc.ad.synth.cache_report import CacheAllocation, describe
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.tape_stats import TapeCounter
 
-HEADER = rt.HEADER
 INITIAL_CAPACITY = 16
 STACK_BUDGET = 4096
 """Bytes of constant-size cache blocks a derivative may keep on its stack."""
@@ -192,7 +191,7 @@ class CacheManager:
         if block is None:
             if enclosing:
                 arena = self._arena(enclosing[0])
-                alloc = b.call(rt.arena_alloc(self.gu.module), [arena, nbytes], name)
+                alloc = b.call(arena_alloc(self.gu.module), [arena, nbytes], name)
             else:
                 alloc = b.call(declare(self.gu.module, "malloc"), [nbytes], name)
             self.blocks[pb] = _Block(head, alloc, nbytes, alloc, bool(enclosing))  # type: ignore[arg-type]
@@ -213,9 +212,9 @@ class CacheManager:
             gu = self.gu
             b = IRBuilder(gu.new.entry)
             with b.goto_entry_allocas():
-                arena = b.alloca(rt.ARENA, name="cache.arena", align=8)  # type: ignore[assignment]
+                arena = b.alloca(ARENA, name="cache.arena", align=8)  # type: ignore[assignment]
             b.position_before_terminator(gu.new_block_of(top.preheader))  # type: ignore[arg-type]
-            rt.arena_init(b, arena)
+            arena_init(b, arena)
             self.arenas[top] = arena  # type: ignore[assignment]
         return arena  # type: ignore[return-value]
 
@@ -234,7 +233,7 @@ class CacheManager:
         b.store(cap, b.gep(HEADER, hdr, [0, 1], "cache.capp"))
         state = gu.loop_state(loops[0])
         with b.goto_after(state.setup_tail):
-            grow = b.call(rt.grow_helper(gu.module), [hdr, state.iv, row])
+            grow = b.call(grow_helper(gu.module), [hdr, state.iv, row])
         state.setup_tail = grow  # type: ignore[assignment]
         self.stats.growing += 1
         cache = Cache(value, loops, hdr, True, strides, row, per_iteration)
@@ -287,8 +286,8 @@ class CacheManager:
             saved = gu.enter_context(gu.free_anchor(top), top.preheader)
             b = gu.b
             if self.counting:
-                self.counter().add(b, b.load(I64, b.gep(rt.ARENA, arena, [0, 3], "arena.bytesp"), "arena.bytes"))
-            b.call(rt.arena_free(gu.module), [arena])
+                self.counter().add(b, b.load(I64, b.gep(ARENA, arena, [0, 3], "arena.bytesp"), "arena.bytes"))
+            b.call(arena_free(gu.module), [arena])
             gu.leave_context(saved)
         stack = 0
         for block in self.blocks.values():
