@@ -10,7 +10,7 @@ import copy
 import re
 from typing import Iterator
 
-from enzc.ir.builder import fresh_local_name, new_block
+from enzc.ir.local_names import fresh_local_name, new_block
 from enzc.ir.cfg import reachable_blocks
 from enzc.ir.instructions import Br, DebugRecord, Instruction, LandingPad, Phi
 from enzc.ir.metadata import Metadata, MDRaw, MDRef, MDSpecialized, MDTuple, MDValue
