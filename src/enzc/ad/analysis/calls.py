@@ -2,7 +2,7 @@
 
 One table answers, per callee name, whether a call can carry derivatives at all
 (intrinsics like `llvm.dbg.*`, libc I/O) and how calls that touch memory behave.
-Calls with a derivative rule (libm, math intrinsics) are in `rules_table`.
+Calls with a derivative rule (libm, math intrinsics) are in `rules.table`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ enzc receives (clang's, at any optimisation level):
 - Objects: a pointer is traced to its underlying objects (`underlying_objects`:
   through GEPs, pointer casts, constant GEP expressions, phis and selects). Two
   distinct *identified* objects never overlap: allocas, global variables and
-  fresh heap blocks (malloc/calloc/new, `heap.allocator_of`; not realloc, whose
+  fresh heap blocks (malloc/calloc/new, `allocations.allocator_of`; not realloc, whose
   block may be the old one). An argument cannot point into an alloca or a heap
   block of this call (they did not exist when it was passed); a `noalias`
   argument does not alias other arguments, globals or identified objects.

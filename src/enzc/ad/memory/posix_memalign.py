@@ -4,7 +4,7 @@
 result, so nothing marks `p` as a fresh allocation. On the private copy being
 differentiated (after `preprocess.prepare`), each call is rewritten to write a private
 slot, and the block read back from it passes through `__enzc_adopt_aligned`
-(an identity function the heap code knows as an allocator, `heap.ADOPT_ALIGNED`)
+(an identity function the heap code knows as an allocator, `allocations.ADOPT_ALIGNED`)
 before it is stored to `p` — only on success, as POSIX says. The return code is
 the library's own. The shadow is then made like any aligned allocation's.
 """

@@ -1,4 +1,4 @@
-"""The derivative-rule DSL: parse `rules_table` expressions once, emit them as IR.
+"""The derivative-rule DSL: parse `table` expressions once, emit them as IR.
 
 An expression is parsed into a small tree; `emit` walks it with an `IRBuilder`,
 binding `x`, `y`, `z` to the call's (forward) arguments and `r` to its result,
@@ -163,7 +163,7 @@ class Rule:
 
     partials: tuple[str | None, ...]
     complex_op: str | None = None
-    """Complex arithmetic (`complex_math`): the operation instead of partials."""
+    """Complex arithmetic (`complex`): the operation instead of partials."""
 
     def partial(self, index: int) -> object | None:
         text = self.partials[index] if index < len(self.partials) else None

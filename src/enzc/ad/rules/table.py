@@ -4,7 +4,7 @@
 expression over the arguments `x`, `y`, `z` (in order) and the result `r`; `None`
 marks an argument without a derivative (an integer exponent). Expressions use
 `+ - * /`, unary `-`, comparisons with `c ? a : b`, numbers, and the functions of
-`rules.FUNCTIONS`. A name covers its `float`/`long double` libm variants (`sinf`,
+`dsl.FUNCTIONS`. A name covers its `float`/`long double` libm variants (`sinf`,
 `sinl`) and every type of the intrinsic (`llvm.sin.f64`, `llvm.sin.v2f32`).
 """
 

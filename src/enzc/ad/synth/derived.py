@@ -1,7 +1,7 @@
 """What every derived function starts from: a prepared private copy of `f`, its
 activity, and a new function holding a clone of that copy.
 
-Reverse mode (`synthesis`) and forward mode (`forward`) both begin here; they
+Reverse mode (`combined`) and forward mode (`forward`) both begin here; they
 differ in the parameters that follow each differentiated argument (a shadow
 pointer; in forward mode also the tangent of a float) and in what they add to
 the clone.

@@ -50,7 +50,7 @@ class TypeAnalysis:
         self.module = module
         self.max_contexts = MAX_CONTEXTS if summaries else None
         """Contexts per function before `_analyze_summary` joins them (None: never,
-        so facts of one call site never reach another: `type_callers` needs that)."""
+        so facts of one call site never reach another: `callers` needs that)."""
         self.layout = layout or (for_module(module) if module is not None else DataLayout.parse(""))
         self.seeds = TypeSeeds(self.layout)
         self.tbaa = TBAAReader(module)
@@ -139,7 +139,7 @@ class TypeAnalysis:
         return TypeResults(self, state)
 
     def provenance(self, fn: Function, memo: dict) -> dict:
-        """Pointer provenance of `fn` (see `type_offsets.pointer_provenance`), memoised."""
+        """Pointer provenance of `fn` (see `offsets.pointer_provenance`), memoised."""
         prov = self._provenance.get(fn)
         if prov is None:
             prov = self._provenance[fn] = pointer_provenance(fn, self.seeds, memo)

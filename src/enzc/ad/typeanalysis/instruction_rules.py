@@ -4,7 +4,7 @@ Each rule reads the current trees of an instruction's operands and result and
 joins what follows into them, in both directions: forward (operands → result)
 and backward (result → operands: a value loaded as a double means the memory
 held a double). Rules are looked up by instruction class, then by opcode.
-Calls live in `type_calls`.
+Calls live in `call_rules`.
 """
 
 from __future__ import annotations

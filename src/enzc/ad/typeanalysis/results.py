@@ -149,7 +149,7 @@ class TypeResults:
 
         Integer, Pointer and Anything segments carry no derivative; Float ones
         do. Raises `UnknownTypeError` if some copied bytes have no known type
-        (even with what every caller of the function says, `type_callers`)
+        (even with what every caller of the function says, `callers`)
         and `TypeConflictError` if they have two. `no_data(offset, size)` may say
         that unknown bytes carry no data (never written, or declared integers).
         """
