@@ -12,7 +12,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar
 
-from enzc.frontend import enzyme_attributes, irinput, preserve
+import enzc.frontend.enzyme_attributes as enzyme_attributes
+import enzc.frontend.irinput as irinput
+import enzc.frontend.preserve as preserve
 from enzc.frontend.args import Input, InputKind
 from enzc.frontend.deps import DepFile
 from enzc.frontend.runner import Result, ToolFailed
