@@ -106,7 +106,7 @@ def make_plan(args: argparse.Namespace) -> Plan:
         raise HarnessError(
             f"ADBench data not found at {data}: pass --data DIR or set {DATA_ENV} "
             "(the gmm/, ba/, lstm/ folders of microsoft/ADBench's data/; see docs/benchmarks.md), "
-            "or run only the synthetic benchmarks with --only ode-euler,ode-rk4,fft,bruss"
+            "or run only the synthetic benchmarks with --only ode-euler,ode-rk4,fft,bruss,gpt"
         )
     work = []
     for b in chosen:
