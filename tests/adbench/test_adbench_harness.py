@@ -74,8 +74,22 @@ def test_summary_geometric_means():
     assert ("fft", "enzcc") not in s.ratio
     assert s.ref_speedup == pytest.approx(2.0)  # sqrt(32/8 * 16/16)
     assert s.ref_pairs == 2
+    assert s.objective_vs_manual["gmm", "enzcc"] == pytest.approx(2 ** 0.5)  # sqrt(2/1 * 1/1)
+    assert s.versus_enzyme == {} and s.enzyme_overall is None
     text = report.summary_table(s)
     assert "enzcc speedup over enzcc-ref" in text and "2.00x" in text
+    assert "enzcc obj/manual obj" in text and "enzyme" not in text
+
+
+def test_summary_compares_gradients_with_enzyme():
+    rows = [*ROWS, report.Row("gmm", "a", "enzyme", 1.0, 2.0), report.Row("gmm", "b", "enzyme", 1.0, 32.0),
+            report.Row("fft", "x", "enzcc", 1.0, 6.0), report.Row("fft", "x", "enzyme", 1.0, 3.0)]
+    s = report.summarize(rows, ["gmm", "fft"])
+    assert s.versus_enzyme["gmm"] == pytest.approx(2 ** 0.5)  # sqrt(8/2 * 16/32)
+    assert s.versus_enzyme["fft"] == pytest.approx(2.0)
+    assert s.enzyme_overall == pytest.approx((4 * 0.5 * 2) ** (1 / 3))
+    text = report.summary_table(s)
+    assert "enzcc grad/enzyme grad" in text and "every input both ran: 1.59" in text
 
 
 def test_summary_without_both_pipelines_says_so():
