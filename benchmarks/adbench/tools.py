@@ -105,7 +105,9 @@ def standard_tools(
     ]
     if enzyme_plugin and enzyme_clang:
         flags = enzyme_plugin_flags(enzyme_plugin, clang_major_version(enzyme_clang))
-        tools.append(Tool("enzyme", "ad", (enzyme_clang, *OPT, *flags, *enzyme_flags), unity=True))
+        # a crash (Enzyme aborts on some programs) leaves no reproducer files in /tmp
+        quiet = ("-fno-crash-diagnostics",)
+        tools.append(Tool("enzyme", "ad", (enzyme_clang, *OPT, *quiet, *flags, *enzyme_flags), unity=True))
     return tools
 
 

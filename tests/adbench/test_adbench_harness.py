@@ -185,6 +185,20 @@ def test_working_enzcc_is_timed_and_compared(tmp_path, capsys):
     assert "[3/3] fft n1024 enzcc-ref" in capsys.readouterr().err
 
 
+def test_rounds_give_one_median_row_per_tool(tmp_path, capsys):
+    enzcc = _script(tmp_path / "enzcc", STAND_IN)
+    assert _run(tmp_path, enzcc, "--rounds", "3", "--tools", "manual,enzcc") == 0
+    rows = report.read_csv(tmp_path / "res" / "t.csv")
+    assert sorted(r.tool for r in rows) == ["enzcc", "manual"]
+    steps = [line for line in capsys.readouterr().err.splitlines() if "fft n1024" in line]
+    assert [line.split("] ")[1].split("  (")[0] for line in steps] == ["fft n1024 manual", "fft n1024 enzcc"] * 3
+
+
+def test_median_row():
+    rows = [report.Row("b", "i", "t", o, g) for o, g in ((3.0, 1.0), (1.0, 9.0), (2.0, 5.0))]
+    assert harness.median_row(rows) == report.Row("b", "i", "t", 2.0, 5.0)
+
+
 def test_wrong_derivative_is_not_reported(tmp_path, capsys):
     wrong = tmp_path / "wrong"
     wrong.mkdir()
