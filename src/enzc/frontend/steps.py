@@ -16,9 +16,9 @@ from enzc.frontend import enzyme_attributes, irinput, preserve
 from enzc.frontend.args import Input, InputKind
 from enzc.frontend.deps import DepFile
 from enzc.frontend.runner import Result, ToolFailed
-from enzc.frontend.optlevel import level_macro_flags
+from enzc.frontend.optlevel import frontend_level, level_macro_flags
 from enzc.frontend.session import Session
-from enzc.frontend.toolchain import FRONTEND_O2, O0_OPTIMIZABLE, O2_STAR_ON_IR, OBJCOPY
+from enzc.frontend.toolchain import NO_LLVM_PASSES, O0_OPTIMIZABLE, O2_STAR_ON_IR, OBJCOPY
 from enzc.lto.elfobj import BITCODE_SECTION
 
 T = TypeVar("T")
@@ -49,7 +49,8 @@ def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
     if inv.enzc.ad_before_opt:
         return _emit_ir(session, inp, O0_OPTIMIZABLE, registers, bitcode, dep, capture)
     unoptimized = bitcode.removesuffix(".bc") + ".noopt.bc"
-    result = _emit_ir(session, inp, FRONTEND_O2, registers, unoptimized, dep, capture)
+    level = [frontend_level(inv.opt), *NO_LLVM_PASSES]
+    result = _emit_ir(session, inp, level, registers, unoptimized, dep, capture)
     if result.returncode != 0:
         return result
     if registers or session.instruments or preserve.registers_functions(unoptimized):

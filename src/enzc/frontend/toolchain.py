@@ -11,9 +11,9 @@ CLANG = "clang-22"
 CLANGXX = "clang++-22"
 OBJCOPY = "llvm-objcopy-22"
 
-# A source's first step: the IR clang -O2 emits, before any LLVM pass (what
-# `clang -save-temps` writes). The user's -O level is the final code generation's.
-FRONTEND_O2 = ["-O2", "-Xclang", "-disable-llvm-passes"]
+# A source's first step, after the -O level (`optlevel.frontend_level`): the IR clang
+# emits before any LLVM pass (what `clang -save-temps` writes).
+NO_LLVM_PASSES = ["-Xclang", "-disable-llvm-passes"]
 # The O2* pipeline: -O2 without the transforms that make IR harder to differentiate
 # and that the final -O level redoes anyway (unrolling, interleaving, vectorization).
 # Only ever given to clang with IR as input: on a C/C++ source, -fno-unroll-loops also
