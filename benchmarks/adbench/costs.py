@@ -75,7 +75,7 @@ def measure_memory(work: list[tuple[Benchmark, Input]], tools: list[Tool], build
             progress.step(f"memory {bench.name} {inp.name} {tool.name}")
             built = build_for_memory(tool, bench.program, build_dir / "memory", counter)
             if built.exe is None:
-                problems.append(f"{tool.name} cannot build {bench.program}: {built.error}")
+                problems.append(f"{tool.name} cannot build {bench.program}: {_headline(built.error)}")
                 continue
             try:
                 found.append(measure(built.exe, bench, inp, tool))
@@ -83,6 +83,13 @@ def measure_memory(work: list[tuple[Benchmark, Input]], tools: list[Tool], build
                 problems.append(f"memory {bench.name} {tool.name}: {err}")
     progress.finish()
     return found
+
+
+def _headline(message: str | None) -> str:
+    """The first line of a build failure and the last that names an error."""
+    lines = [line.strip() for line in (message or "unknown error").splitlines() if line.strip()]
+    errors = [line for line in lines[1:] if "error" in line.lower()]
+    return "; ".join([lines[0], *errors[-1:]])
 
 
 def _mb(n: int | None) -> str:

@@ -70,3 +70,9 @@ def test_compile_time_of_a_build(tmp_path: Path, tool_by_name):
     timed = time_build(tool_by_name("enzcc"), "fft", tmp_path, repeat=1)
     assert timed is not None and timed.wall_s > 0 and timed.cpu_s > 0
     assert {"frontend", "O2*", "AD", "codegen"} <= set(timed.stages)
+
+
+def test_build_failures_are_reported_in_one_line():
+    message = "build failed (exit 254):\n#1 0x0 somewhere\nclang-19: error: unable to execute command: Aborted\n#2"
+    assert costs._headline(message) == ("build failed (exit 254):; "
+                                        "clang-19: error: unable to execute command: Aborted")

@@ -34,8 +34,9 @@ def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
              capture: bool) -> Result:
     """Source (or IR) -> bitcode at O2* (or -O0 for --enzc-ad-before-opt).
 
-    Two steps, as `clang -save-temps` takes them: clang emits its -O2 IR without running
-    LLVM passes, then O2* (-O2 restricted by pass-builder options, see `passes`)
+    Two steps, as `clang -save-temps` takes them: clang emits its IR (at the user's -O
+    level, -O2 if it does not optimize) without running LLVM passes, then O2* (-O2
+    restricted by pass-builder options, see `passes`)
     optimizes it, by a second clang on that IR (so sources still compile in parallel)
     or in-process when the unit registers derivatives (see `preserve`) or a sanitizer
     instruments it (instrumentation must come after AD: clang only marks the functions,
