@@ -36,13 +36,14 @@ from enzc.ir.instructions import (
 )
 from enzc.ir.module import Function, Module
 from enzc.ir.types import PTR, FloatType, IntType, PointerType, Type, VectorType
-from enzc.ir.values import Use, Value
+from enzc.ir.values import ConstantInt, Use, Value
 
 from enzc.ad.activity import Activity
-from enzc.ad.type_analysis import TypeAnalysis, TypeResults
+from enzc.ad.type_analysis import Segment, TypeAnalysis, TypeResults
 from enzc.ad.type_tbaa import INTEGER_TYPE_NAMES, TBAAReader
 from enzc.ad.type_offsets import TypeSeeds, alloca_offset, declared_field
-from enzc.ad.typetree import BaseType, Kind
+from enzc.ad.intpieces import Piece, Splitter, constant_piece
+from enzc.ad.typetree import INTEGER, BaseType, Kind, float_type
 from enzc.ad.uses import reaches
 
 _HINT = ("copy the values as double/float (not through integer types or unions) in the "
@@ -58,15 +59,15 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
 
     settled: set[int] = set()
     """Moves found to hold integers (they stay)."""
+    splitter = Splitter()
     while True:
         candidates = [i for i in fn.instructions() if id(i) not in settled and _touches_shadow(i, activity)]
+        candidates.sort(key=lambda i: not isinstance(i, Load))  # loads first: stores reuse their pieces
         if not candidates:
-            _check_integer_pointers(module, fn, activity)
-            _check_float_bits(module, fn, activity)
-            return activity
+            break
         types = TypeAnalysis(module, layout).analyze(fn)
         tbaa = TBAAReader(module)
-        reals = [_moved_type(types, tbaa, inst, layout)
+        reals = [_moved_type(types, tbaa, inst, layout, activity)
                  for inst in candidates]  # all before rewriting: the results describe these values
         changed = False
         for inst, real in zip(candidates, reals):
@@ -76,17 +77,24 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
                                f"data: {real}", _HINT)
             if real is None or isinstance(real, str):
                 settled.add(id(inst))
+                continue
+            changed = True
+            if isinstance(real, tuple):
+                if isinstance(inst, Load):
+                    splitter.split_load(inst, real)
+                else:
+                    splitter.split_store(inst, real)  # type: ignore[arg-type]
             elif isinstance(inst, Load):
                 _retype_load(inst, real)
-                changed = True
             else:
                 _retype_store(inst, real)  # type: ignore[arg-type]
-                changed = True
         if not changed:
-            _check_integer_pointers(module, fn, activity)
-            _check_float_bits(module, fn, activity)
-            return activity
+            break
+        splitter.remove_unused()
         activity = reanalyze()
+    _check_integer_pointers(module, fn, activity)
+    _check_float_bits(module, fn, activity)
+    return activity
 
 
 def _check_integer_pointers(module: Module, fn: Function, activity: Activity) -> None:
@@ -149,14 +157,22 @@ def _touches_shadow(inst: Instruction, activity: Activity) -> bool:
     return False
 
 
-def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout: DataLayout) -> Type | str | None:
-    """What an integer move really moves (see `_real_type`): an integer when its own
-    `!tbaa` tag or the declared type of the local object it touches says so (only
-    integers are taken from there: a declared pointer may point at chars), else
-    what type analysis says."""
+def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout: DataLayout,
+                activity: Activity) -> Type | tuple[Piece, ...] | str | None:
+    """What an integer move really moves (see `_from_segments`): an integer when its
+    own `!tbaa` tag or the declared type of the local object it touches says so
+    (only integers are taken from there: a declared pointer may point at chars), else
+    what type analysis says of the moved value. A store of bits that carry nothing
+    active (a constant: `memset(&x, 0, 8)` or a double copied from a constant table
+    become `store i64`) takes the type of the memory it overwrites instead, so that
+    the shadow of overwritten floats is cleared like for a `store double`."""
     if _tagged_integer(tbaa, inst) or isinstance(_declared(inst, layout), IntType):
         return None
-    return _real_type(types, inst if isinstance(inst, Load) else inst.value, layout)  # type: ignore[attr-defined]
+    if isinstance(inst, Store) and activity.has_shadow(inst.ptr) and not _may_carry_active_bits(inst.value, activity):
+        size = layout.size_of(inst.value.type)
+        return _from_segments(types.memory_layout(inst.ptr, 0, size), inst.value.type, layout, overwrite=True)
+    value = inst if isinstance(inst, Load) else inst.value  # type: ignore[attr-defined]
+    return _from_segments(types.value_layout(value), value.type, layout)
 
 
 def _declared(inst: Instruction, layout: DataLayout) -> Type | None:
@@ -190,11 +206,49 @@ def _wide_int(t: Type) -> bool:
     return isinstance(t, IntType) and t.bits >= 16 and t.bits % 8 == 0
 
 
-def _real_type(types: TypeResults, value: Value, layout: DataLayout) -> Type | str | None:
-    """The float/vector/pointer type an integer value really holds; None for
-    integers; a reason string when unknown or conflicting."""
-    t: BaseType = types.type_of(value)
-    bits = value.type.bits  # type: ignore[attr-defined]
+def _from_segments(segments: list[Segment], moved: Type, layout: DataLayout,
+                   overwrite: bool = False) -> Type | tuple[Piece, ...] | str | None:
+    """The float/vector/pointer type an integer of type `moved` with these byte
+    `segments` really holds, or the typed pieces of a mix; None for integers; a reason
+    string when unknown or conflicting. With `overwrite` (inactive bits stored over
+    memory with a shadow) bytes of unknown or conflicting type count as floats: what
+    they held, if it was a derivative, is gone."""
+    bits = moved.bits  # type: ignore[attr-defined]
+    if overwrite:
+        segments = [_overwritten(s) for s in segments]
+    if len(segments) == 1 and segments[0].size * 8 == bits:
+        whole = _whole(segments[0].type, bits, layout)
+        return None if overwrite and whole == PTR else whole  # a constant address: stays an integer
+    pieces: list[Piece] = []
+    for seg in segments:
+        match seg.type.kind:
+            case Kind.FLOAT:
+                elem = FloatType(seg.type.float_kind)  # type: ignore[arg-type]
+                width = layout.size_of(elem)
+                if seg.size % width or width not in (2, 4, 8):
+                    return "its bytes split a floating-point value"
+                pieces += [Piece(seg.offset + k, elem) for k in range(0, seg.size, width)]
+            case Kind.POINTER:
+                if seg.size != layout.size_of(PTR) or overwrite:
+                    pieces.append(Piece(seg.offset, IntType(8 * seg.size)))
+                else:
+                    pieces.append(Piece(seg.offset, PTR))
+            case Kind.INTEGER | Kind.ANYTHING:
+                last = pieces[-1] if pieces else None
+                if last is not None and isinstance(last.type, IntType) and last.offset + last.size == seg.offset:
+                    pieces[-1] = Piece(last.offset, IntType(last.type.bits + 8 * seg.size))
+                else:
+                    pieces.append(Piece(seg.offset, IntType(8 * seg.size)))
+            case Kind.CONFLICT:
+                return "it is used as two different types"
+            case _:
+                return "nothing in the differentiated code says what its bytes are"
+    if all(isinstance(p.type, IntType) for p in pieces):
+        return None
+    return tuple(pieces)
+
+
+def _whole(t: BaseType, bits: int, layout: DataLayout) -> Type | str | None:
     match t.kind:
         case Kind.FLOAT:
             elem = FloatType(t.float_kind)  # type: ignore[arg-type]
@@ -213,6 +267,19 @@ def _real_type(types: TypeResults, value: Value, layout: DataLayout) -> Type | s
     return "nothing in the differentiated code says what its bytes are"
 
 
+def _overwritten(seg: Segment) -> Segment:
+    """A segment of memory overwritten by inactive bits: unknown (or conflicting,
+    or `Anything`: the stored zero itself says nothing) bytes may have held floats,
+    and are treated as doubles (or floats) so their shadow is cleared."""
+    if seg.type.kind not in (Kind.UNKNOWN, Kind.ANYTHING, Kind.CONFLICT):
+        return seg
+    if seg.size % 8 == 0:
+        return Segment(seg.offset, seg.size, float_type("double"))
+    if seg.size % 4 == 0:
+        return Segment(seg.offset, seg.size, float_type("float"))
+    return Segment(seg.offset, seg.size, INTEGER)
+
+
 def _retype_load(load: Load, real: Type) -> None:
     b = IRBuilder()
     b.position_before(load)
@@ -221,12 +288,11 @@ def _retype_load(load: Load, real: Type) -> None:
     back = b.cast("ptrtoint" if real == PTR else "bitcast", typed, load.type, (load.name or "v") + ".bits")
     load.replace_all_uses_with(back)
     load.erase()
-    if real == PTR:  # the pointer itself where the bits become a pointer again: its shadow follows
-        for use in list(back.uses):
-            user = use.user
-            if isinstance(user, Cast) and user.opcode == "inttoptr" and user.type == typed.type:
-                user.replace_all_uses_with(typed)
-                user.erase()
+    for use in list(back.uses):  # where the bits become a float or pointer again: the loaded value
+        user = use.user
+        if isinstance(user, Cast) and user.opcode in ("inttoptr", "bitcast") and user.type == typed.type:
+            user.replace_all_uses_with(typed)
+            user.erase()
 
 
 def _retype_store(store: Store, real: Type) -> None:
@@ -236,6 +302,8 @@ def _retype_store(store: Store, real: Type) -> None:
     match value:
         case Cast(opcode="bitcast" | "ptrtoint") if value.operand(0).type == real:
             typed = value.operand(0)
+        case ConstantInt() if isinstance(real, FloatType):
+            typed = constant_piece(value, Piece(0, real), b)
         case _:
             typed = b.cast("inttoptr" if real == PTR else "bitcast", value, real, "v.typed")
     new = b.store(typed, store.ptr, align=store.align)
