@@ -31,9 +31,8 @@ from typing import TYPE_CHECKING
 from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
 from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, GlobalVariable, Module
-from enzc.ir.printer import print_function
 from enzc.ir.types import I32, I64, PTR, VOID, ArrayType, FunctionType, IntType, StructType
-from enzc.ir.values import ConstantAggregate, ConstantInt, Value
+from enzc.ir.values import Constant, ConstantAggregate, ConstantInt, GlobalValue, Value, iter_constant_operands
 
 if TYPE_CHECKING:
     from enzc.ad.gradient_utils import GradientUtils
@@ -49,38 +48,63 @@ _address_taken: dict[int, tuple[weakref.ref, set[str]]] = {}
 
 
 def address_taken(module: Module) -> set[str]:
-    """Names of functions referenced other than as a direct callee (computed once)."""
+    """Names of functions used as values (not as the callee of a direct call): in
+    global initializers, alias targets and the operands of instructions, inside
+    constant expressions and aggregates too (computed once per module)."""
     got = _address_taken.get(id(module))
     if got is not None and got[0]() is module:
         return got[1]
-    texts: list[str] = []
+    found: set[str] = set()
     for gv in module.globals.values():
         if gv.initializer is not None:
-            texts.append(gv.initializer.ref())
+            _functions_in(gv.initializer, found)
     for a in module.aliases.values():
-        texts.append(a.target.ref())
+        _functions_in(a.target, found)
     for fn in module.functions.values():
         name = fn.name or ""
-        if fn.is_declaration or name.startswith(_DERIVED_PREFIXES):
+        if fn.is_declaration or name.startswith(_DERIVED_PREFIXES) or not _may_take_addresses(fn, module):
             continue
-        texts.append(fn.source_text if not fn.is_materialized and fn.source_text else _body(fn))
-    names = set(module.functions)
-    found: set[str] = set()
-    for m in _REFERENCE.finditer("\n".join(texts)):
-        ref = m.group(1) or m.group(2)
-        if ref in names:
-            found.add(ref)
+        for inst in fn.instructions():
+            operands = inst.operands
+            if isinstance(inst, CallBase) and isinstance(inst.callee, Function):
+                operands = operands[:-1]  # the callee of a direct call (the last operand)
+            for op in operands:
+                _functions_in(op, found)
     _address_taken[id(module)] = (weakref.ref(module), found)
     return found
 
 
-_REFERENCE = re.compile(r'@(?:"([^"]+)"|([-\w.$]+))(?!\s*\()')
-"""`@name` not followed by `(`: direct calls (and definitions) are `@name(`."""
+def _functions_in(value: Value, found: set[str]) -> None:
+    """Add the names of the functions `value` is or holds (through constants)."""
+    work = [value]
+    seen: set[int] = set()
+    while work:
+        v = work.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, Function):
+            found.add(v.name or "")
+        elif isinstance(v, Constant) and not isinstance(v, GlobalValue):
+            work.extend(iter_constant_operands(v))
 
 
-def _body(fn: Function) -> str:
-    text = print_function(fn)
-    return text.split("\n", 1)[1] if "\n" in text else ""  # the header names fn itself
+_NAME = re.compile(r'@(?:"([^"]*)"|([-\w.$]+))(.?)')
+"""A global name in IR text (quoted or not) and the character after it."""
+
+
+def _may_take_addresses(fn: Function, module: Module) -> bool:
+    """Whether `fn`'s body may use a function as a value. A body not yet parsed is
+    parsed only if its text names a function otherwise than right before `(` (a
+    direct callee is spelled `@f(`, a value never is): the text prunes, the parsed
+    operands decide."""
+    if fn.is_materialized or not fn.source_text:
+        return True
+    for m in _NAME.finditer(fn.source_text):
+        name = m.group(1) if m.group(1) is not None else m.group(2)
+        if m.group(3) != "(" and name in module.functions:
+            return True
+    return False
 
 
 def candidates(module: Module, call: CallBase) -> tuple[list[Function], list[Function]]:
