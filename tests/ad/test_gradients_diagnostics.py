@@ -40,6 +40,7 @@ CASES = {
     "allocated_tape_too_small": Case(DIAG / "allocated_tape_too_small.c", ("tape", "4 bytes", "8 bytes")),
     "struct_result_reverse": Case(DIAG / "struct_result_reverse.c", ("triple", "sret", "enzyme_dup")),
     "computed_goto": Case(DIAG / "computed_goto.c", ("computed goto", "switch")),
+    "const_pointer_select": Case(DIAG / "const_pointer_select.c", ("argument 1", "enzyme_dup", "separate")),
     "caught_exception": Case(DIAG / "caught_exception.cpp", ("exception", "caught", "try/catch")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",

@@ -8,6 +8,10 @@ accumulates into `@d_g` like into any shadow memory. A global registered inactiv
 (`!enzyme_inactive`, which `markers` attaches for C's `__enzyme_inactive_global`)
 may be written with active values: nothing flows through it. Any other global
 written with an active value is a compile-time error (`reverse.check_store_forward`).
+Where a pointer into a registered inactive or a read-only global stands for
+shadowed memory (selected with an active pointer, stored into an object a
+differentiated callee reads), its shadow is zeroed scratch: derivatives of
+constants go nowhere.
 
 Constant expressions over a shadowed global (`getelementptr (i8, ptr @g, i64 8)`)
 are shadowed too; their shadow is the same expression over the shadow global.
@@ -16,13 +20,23 @@ are shadowed too; their shadow is the same expression over the shadow global.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
+from enzc.ir.builder import IRBuilder
+from enzc.ir.instructions import Alloca
 from enzc.ir.metadata import Metadata, MDRef, MDTuple, MDValue
 from enzc.ir.module import Function, GlobalVariable, Module
-from enzc.ir.values import ConstantExpr, GlobalValue, Value, iter_constant_operands
+from enzc.ir.types import I8, I64
+from enzc.ir.values import Constant, ConstantExpr, GlobalValue, Value, iter_constant_operands
+
+if TYPE_CHECKING:
+    from enzc.ad.gradient_utils import GradientUtils
 
 SHADOW_KIND = "enzyme_shadow"
 INACTIVE_KIND = "enzyme_inactive"
+
+MAX_GLOBAL_SINK = 64 * 1024
+"""Largest global whose zero shadow is a stack copy (`zero_global_sink`)."""
 
 
 def resolve_metadata(module: Module, md: Metadata | None) -> Metadata | None:
@@ -56,6 +70,16 @@ def shadow_of_global(module: Module, gv: GlobalValue) -> GlobalValue | None:
 def is_inactive_global(gv: Value) -> bool:
     """Registered inactive: active values may be stored into it without a shadow."""
     return isinstance(gv, GlobalVariable) and INACTIVE_KIND in gv.metadata
+
+
+def has_zero_shadow(gv: Value) -> bool:
+    """A global whose memory carries no derivative although a pointer into it may
+    stand where shadowed memory does (`select c, ptr @table, ptr %x`, a struct field
+    a differentiated callee reads): registered inactive, or read-only (`constant`:
+    C's `const` tables, which the program cannot write). Its shadow is zeroed
+    scratch of its size (`zero_global_sink`)."""
+    return isinstance(gv, GlobalVariable) and (is_inactive_global(gv) or gv.is_constant) \
+        and SHADOW_KIND not in gv.metadata
 
 
 def base_global(c: Value) -> GlobalValue | None:
@@ -112,3 +136,34 @@ def shadow_constant(module: Module, c: Value) -> Value:
     operands = [shadow_constant(module, o) if o is base or (isinstance(o, ConstantExpr) and base_global(o) is base)
                 else o for o in c.operands]
     return ConstantExpr(c.type, c.opcode, operands, spelling)
+
+
+def into_zero_globals(ptr: Value) -> bool:
+    """Whether `ptr` is an address computed only from globals with a zero shadow
+    (`getelementptr double, ptr @table, i64 %i` on one side of a select)."""
+    from enzc.ad.memory_facts import underlying_objects
+
+    objects = underlying_objects(ptr)
+    return bool(objects) and all(isinstance(o, Constant) and has_zero_shadow(base_global(o)) for o in objects)
+
+
+def zero_global_sink(gu: GradientUtils, v: Constant, g: GlobalVariable) -> Value:
+    """The shadow of a global without derivatives where a pointer into it stands for
+    shadowed memory: zeroed scratch of the same size, an entry alloca private to this
+    call, so derivatives stored there go nowhere and tangents read there are 0
+    (`v` is `g` or a constant address over it: the same offset into the scratch)."""
+    sink = gu.shadows.get(g)
+    if sink is None:
+        size = gu.layout.alloc_size_of(g.value_type)
+        if size > MAX_GLOBAL_SINK:
+            raise gu.error(None, f"the constant global '{g.name}' ({size} bytes) is used where active memory "
+                                 "is: its zero derivative would need a stack copy of that size",
+                           "read it through a pointer of its own, not one that may also point into active "
+                           "data (if (c) v = table[i]; else v = x[j];)")
+        sink = gu.shadows[g] = gu._zeroed_alloca(g.value_type, 16, f"{g.name}.zero'")
+    if v is g:
+        return sink
+    b = IRBuilder()
+    b.position_before(next(i for i in gu.new.entry.instructions if not isinstance(i, Alloca)))
+    offset = b.sub(b.ptrtoint(v, I64, "off"), b.ptrtoint(g, I64, "base"), "off")
+    return b.gep(I8, sink, [offset], f"{g.name}.zero.addr'")
