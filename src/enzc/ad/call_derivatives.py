@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from enzc.ad.gradient_utils import GradientUtils
     from enzc.ad.synthesis import Signature
 
-HINT_CUSTOM_ONLY = "provide a custom derivative (__enzyme_register_gradient_{name})"
 HINT = ("let the optimizer inline it (static inline / always_inline), provide a custom derivative "
         "(__enzyme_register_gradient_{name}) or mark it inactive (__enzyme_inactivefn)")
 
@@ -116,21 +115,12 @@ def forward_call(gu: GradientUtils, call: CallBase) -> None:
 
 def _forward_indirect(gu: GradientUtils, call: CallBase) -> None:
     """Through a function pointer: call the augmented function of its shadow pair."""
-    from enzc.ad.fnptr import candidates, shadow_of_pointer
+    from enzc.ad.fnptr import reachable_definitions, shadow_of_pointer
     from enzc.ad.split_mode import augmented_type, reverse_type
 
     sig = callee_signature(gu, call)
     assert gu.derivatives is not None
-    defined, external = candidates(gu.module, call)
-    if external:
-        raise gu.error(call, f"an active indirect call may reach '{external[0].name}', which has no body "
-                             "in the program's bitcode to differentiate",
-                       "call it through a small function defined in the program, or "
-                       + HINT_CUSTOM_ONLY.format(name=external[0].name))
-    targets = [(fn, gu.derivatives.split(fn, sig)) for fn in defined]
-    if not targets:
-        raise gu.error(call, "cannot differentiate an indirect call: no function of its type has its "
-                             "address taken in the program", "call the function directly")
+    targets = [(fn, gu.derivatives.split(fn, sig)) for fn in reachable_definitions(gu, call)]
     b = _builder_at(gu, call)
     pair = shadow_of_pointer(gu, b, gu.new_value(call.callee), targets)
     pair.name = gu.label(call) + ".fn.shadow"

@@ -10,7 +10,9 @@ the call's type (a library function without bitcode) is a compile-time error,
 since no derivative could be made for it. At an active indirect call the
 forward pass computes the pair from `fp` (a chain of compares and selects),
 calls the augmented function through it, and keeps the pair as a forward value;
-the reverse pass calls the reverse function through the looked-up pair. No
+the reverse pass calls the reverse function through the looked-up pair. In forward
+mode the forward derivative of the target is chosen the same way and called
+(`forward_target`). No
 shadow memory for function pointers is needed: tables of function pointers in
 constant globals, structs of function pointers and pointers passed as `const`
 arguments all work alike.
@@ -35,8 +37,10 @@ from enzc.ir.types import I32, I64, PTR, VOID, ArrayType, FunctionType, IntType,
 from enzc.ir.values import Constant, ConstantAggregate, ConstantInt, GlobalValue, Value, iter_constant_operands
 
 if TYPE_CHECKING:
+    from enzc.ad.forward import ForwardDerivative
     from enzc.ad.gradient_utils import GradientUtils
     from enzc.ad.split_mode import SplitDerivative
+    from enzc.ad.synthesis import Signature
 
 PAIR = StructType((PTR, PTR))
 """`{augmented, reverse}`: the shadow of a function."""
@@ -119,6 +123,36 @@ def candidates(module: Module, call: CallBase) -> tuple[list[Function], list[Fun
             continue
         (external if fn.is_declaration else defined).append(fn)
     return defined, external
+
+
+def reachable_definitions(gu: GradientUtils, call: CallBase) -> list[Function]:
+    """The candidates of an active indirect `call` (all defined, so derivable); a
+    compile-time error if a declaration of its type is address-taken or none is."""
+    defined, external = candidates(gu.module, call)
+    if external:
+        name = external[0].name
+        raise gu.error(call, f"an active indirect call may reach '{name}', which has no body in the program's "
+                             "bitcode to differentiate",
+                       "call it through a small function defined in the program, or provide a custom "
+                       f"derivative (__enzyme_register_gradient_{name})")
+    if not defined:
+        raise gu.error(call, "cannot differentiate an indirect call: no function of its type has its address "
+                             "taken in the program", "call the function directly")
+    return defined
+
+
+def forward_target(gu: GradientUtils, b: IRBuilder, call: CallBase, sig: Signature) -> tuple[Value, ForwardDerivative]:
+    """Forward-mode code at `b`: the forward derivative (for `sig`) of the function
+    the callee pointer of `call` points to, chosen among the candidates by compares
+    and selects (a function that reports the unknown target and aborts if none), and
+    one of those derivatives (all have the same type)."""
+    assert gu.derivatives is not None
+    targets = [(fn, gu.derivatives.forward(fn, sig)) for fn in reachable_definitions(gu, call)]
+    fp = gu.new_value(call.callee)
+    chosen: Value = _trap_function(gu.module, targets[0][1].function.function_type)
+    for fn, fd in reversed(targets):
+        chosen = b.select(b.icmp("eq", fp, fn, "fp.is"), fd.function, chosen, "fp.fwd")
+    return chosen, targets[0][1]
 
 
 def pair_global(module: Module, split: SplitDerivative) -> GlobalVariable:

@@ -15,7 +15,8 @@ the shadow: a load reads the tangent from the shadow, a store writes it there,
 shadow blocks, freed with them. Phis get tangent phis (filled once every block is
 visited). Libm and intrinsic calls use the rule table's partials
 (`dr = sum_i dr/dx_i * dx_i`); calls to defined functions call their own forward
-derivative (memoized per function and signature, so recursion works); a user's
+derivative (memoized per function and signature, so recursion works), through a
+function pointer that of the function it holds (`fnptr.forward_target`); a user's
 forward derivative (`__enzyme_register_derivative_*`) replaces the call. Anything
 else that could carry a tangent is a compile-time error, as in reverse mode.
 """
@@ -30,7 +31,7 @@ from enzc.ir.cfg import reverse_post_order
 from enzc.ir.instructions import CallBase, Instruction, Invoke, Load, Phi, Ret, Store
 from enzc.ir.module import Function, Module
 from enzc.ir.types import I1, I8, I64, PTR, VOID, ArrayType, FunctionType, PointerType, StructType, Type
-from enzc.ir.values import Constant, ConstantInt, Value
+from enzc.ir.values import Constant, ConstantInt, InlineAsm, Value
 
 from enzc.ad.activity import ArgActivity, carries_float, carries_pointer
 from enzc.ad.calls import CallKind, callee_name, classify
@@ -295,9 +296,12 @@ class _Tangents:
         from enzc.ad.library_hints import library_hint
 
         name = callee_name(call) or "an indirect callee"
+        if fn is None and not isinstance(call.callee, InlineAsm):
+            self._defined(call, None)  # through a function pointer: see `fnptr.forward_target`
+            return
         if fn is None:
-            raise gu.error(call, "forward mode cannot differentiate an indirect call that may be active yet",
-                           "call the function directly")
+            raise gu.error(call, "cannot differentiate inline assembly that may be active",
+                           "move the assembly into a function marked inactive (__enzyme_inactivefn)")
         raise gu.error(call, f"cannot differentiate call to external function '{name}' in forward mode",
                        library_hint(name) or HINT_CUSTOM.format(name=name))
 
@@ -357,17 +361,18 @@ class _Tangents:
             gu.value_map.pop(call, None)
             nc.erase()  # it computes the primal outputs too
 
-    def _defined(self, call: CallBase, fn: Function) -> None:
-        """A call to a function that stayed a call: call its forward derivative, once
-        for every lane (each differentiated argument followed by its tangent or
-        shadow of each lane)."""
+    def _defined(self, call: CallBase, fn: Function | None) -> None:
+        """A call to a function that stayed a call (`fn`, or None through a function
+        pointer): call its forward derivative, once for every lane (each
+        differentiated argument followed by its tangent or shadow of each lane)."""
+        from enzc.ad.fnptr import forward_target
         from enzc.ad.synthesis import Signature
 
         gu = self.gu
         if id(call) in self.calls_done:
             return
         self.calls_done.add(id(call))
-        if fn.function_type.vararg:
+        if fn is not None and fn.function_type.vararg:
             raise gu.error(call, f"cannot differentiate a call to the variadic function '{fn.name}'",
                            HINT_CUSTOM.format(name=fn.name))
         here = self.lane
@@ -387,16 +392,22 @@ class _Tangents:
         self.enter_lane(here)
         active_return = self.active(call) or (carries_pointer(call.type) and gu.activity.has_shadow(call))
         assert gu.derivatives is not None
-        fd = gu.derivatives.forward(fn, Signature(tuple(classes), active_return, width=len(self.lanes)))
+        sig = Signature(tuple(classes), active_return, width=len(self.lanes))
         nc = self.new(call)
         assert isinstance(nc, CallBase)
         b = self.b
         b.position_before(nc)
-        label = gu.label(call)
-        if isinstance(nc, Invoke):
-            result = b.invoke(fd.function, args, nc.normal_dest, nc.unwind_dest, f"{label}.fwd")
+        if fn is None:
+            callee, fd = forward_target(gu, b, call, sig)
         else:
-            result = b.call(fd.function, args, f"{label}.fwd" if fd.function.function_type.ret != VOID else "")
+            fd = gu.derivatives.forward(fn, sig)
+            callee = fd.function
+        label = gu.label(call)
+        ftype = fd.function.function_type
+        if isinstance(nc, Invoke):
+            result = b.invoke(callee, args, nc.normal_dest, nc.unwind_dest, f"{label}.fwd", fn_type=ftype)
+        else:
+            result = b.call(callee, args, f"{label}.fwd" if ftype.ret != VOID else "", fn_type=ftype)
         b.position_after(result)  # type: ignore[arg-type]
         primal: Value = result
         if fd.pair:
