@@ -120,7 +120,7 @@ def _forward_indirect(gu: GradientUtils, call: CallBase) -> None:
 
     sig = callee_signature(gu, call)
     assert gu.derivatives is not None
-    targets = [(fn, gu.derivatives.split(fn, sig)) for fn in reachable_definitions(gu, call)]
+    targets = [(address, gu.derivatives.split(body, sig)) for address, body in reachable_definitions(gu, call)]
     b = _builder_at(gu, call)
     pair = shadow_of_pointer(gu, b, gu.new_value(call.callee), targets)
     pair.name = gu.label(call) + ".fn.shadow"

@@ -125,20 +125,47 @@ def candidates(module: Module, call: CallBase) -> tuple[list[Function], list[Fun
     return defined, external
 
 
-def reachable_definitions(gu: GradientUtils, call: CallBase) -> list[Function]:
-    """The candidates of an active indirect `call` (all defined, so derivable); a
-    compile-time error if a declaration of its type is address-taken or none is."""
+def reachable_definitions(gu: GradientUtils, call: CallBase) -> list[tuple[Function, Function]]:
+    """The candidates of an active indirect `call`, each as (the address the pointer
+    is compared with, the defined function to differentiate): a definition itself; a
+    declaration with a derivative rule (`sin` in a table next to user functions)
+    (or a user's derivative, or marked inactive) through a wrapper that calls it. A
+    compile-time error if another declaration of the call's type is address-taken,
+    or nothing is."""
+    from enzc.ad.calls import CallKind, classify_function
+    from enzc.ad.rules import rule_for
+
     defined, external = candidates(gu.module, call)
-    if external:
-        name = external[0].name
-        raise gu.error(call, f"an active indirect call may reach '{name}', which has no body in the program's "
-                             "bitcode to differentiate",
-                       "call it through a small function defined in the program, or provide a custom "
-                       f"derivative (__enzyme_register_gradient_{name})")
-    if not defined:
+    targets = [(fn, fn) for fn in defined]
+    for fn in external:
+        kind = classify_function(fn, lambda n: rule_for(n) is not None)
+        if kind not in (CallKind.RULE, CallKind.CUSTOM, CallKind.INACTIVE):
+            name = fn.name
+            raise gu.error(call, f"an active indirect call may reach '{name}', which has no body in the program's "
+                                 "bitcode to differentiate",
+                           "call it through a small function defined in the program, or provide a custom "
+                           f"derivative (__enzyme_register_gradient_{name})")
+        targets.append((fn, _rule_wrapper(gu.module, fn)))
+    if not targets:
         raise gu.error(call, "cannot differentiate an indirect call: no function of its type has its address "
                              "taken in the program", "call the function directly")
-    return defined
+    return targets
+
+
+def _rule_wrapper(module: Module, fn: Function) -> Function:
+    """`define internal T @__enzc_wrap.f(args) { ret call @f(args) }` (made once): a
+    body whose derivative the rule table gives, standing for declared `f`."""
+    name = f"__enzc_wrap.{fn.name}"
+    got = module.functions.get(name)
+    if got is not None:
+        return got
+    wrapper = module.add_function(name, fn.function_type)
+    wrapper.linkage.words = ["internal"]
+    wrapper.blocks = []
+    b = IRBuilder(new_block(wrapper, "entry"))
+    result = b.call(fn, list(wrapper.args), "r" if fn.function_type.ret != VOID else "")
+    b.ret(result if fn.function_type.ret != VOID else None)
+    return wrapper
 
 
 def forward_target(gu: GradientUtils, b: IRBuilder, call: CallBase, sig: Signature) -> tuple[Value, ForwardDerivative]:
@@ -147,7 +174,7 @@ def forward_target(gu: GradientUtils, b: IRBuilder, call: CallBase, sig: Signatu
     and selects (a function that reports the unknown target and aborts if none), and
     one of those derivatives (all have the same type)."""
     assert gu.derivatives is not None
-    targets = [(fn, gu.derivatives.forward(fn, sig)) for fn in reachable_definitions(gu, call)]
+    targets = [(address, gu.derivatives.forward(body, sig)) for address, body in reachable_definitions(gu, call)]
     fp = gu.new_value(call.callee)
     chosen: Value = _trap_function(gu.module, targets[0][1].function.function_type)
     for fn, fd in reversed(targets):
