@@ -42,6 +42,7 @@ from enzc.ad.activity import Activity
 from enzc.ad.type_analysis import Segment, TypeAnalysis, TypeResults
 from enzc.ad.type_tbaa import INTEGER_TYPE_NAMES, TBAAReader
 from enzc.ad.type_offsets import TypeSeeds, alloca_offset, declared_field
+from enzc.ad.indexed_types import indexed_segments
 from enzc.ad.intpieces import Piece, Splitter, constant_piece
 from enzc.ad.typetree import INTEGER, BaseType, Kind, float_type
 from enzc.ad.uses import reaches
@@ -61,7 +62,8 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
     """Moves found to hold integers (they stay)."""
     splitter = Splitter()
     while True:
-        candidates = [i for i in fn.instructions() if id(i) not in settled and _touches_shadow(i, activity)]
+        candidates = [i for i in fn.instructions()
+                      if id(i) not in settled and id(i) not in splitter.typed and _touches_shadow(i, activity)]
         candidates.sort(key=lambda i: not isinstance(i, Load))  # loads first: stores reuse their pieces
         if not candidates:
             break
@@ -71,6 +73,8 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
                  for inst in candidates]  # all before rewriting: the results describe these values
         changed = False
         for inst, real in zip(candidates, reals):
+            if isinstance(inst, Store) and (known := _known_bits(inst.value, splitter)) is not None:
+                real = known  # the bits of a typed value (a load retyped or split before): that type
             if isinstance(real, str) and isinstance(inst, Store) and _may_carry_active_bits(inst.value, activity):
                 raise ad_error(module, inst, fn.name or "?",
                                f"cannot tell whether the {inst.value.type} stored here holds floating-point "
@@ -78,6 +82,11 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
             if real is None or isinstance(real, str):
                 settled.add(id(inst))
                 continue
+            if isinstance(real, tuple) and isinstance(inst, Store) and _may_carry_active_bits(inst.value, activity) \
+                    and splitter.pieces_of(inst.value) != real:
+                raise ad_error(module, inst, fn.name or "?",
+                               f"cannot tell which bytes of the {inst.value.type} stored here hold floating-point "
+                               "data: they mix types and were not loaded as one typed object", _HINT)
             changed = True
             if isinstance(real, tuple):
                 if isinstance(inst, Load):
@@ -95,6 +104,16 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
     _check_integer_pointers(module, fn, activity)
     _check_float_bits(module, fn, activity)
     return activity
+
+
+def _known_bits(value: Value, splitter: Splitter) -> Type | tuple[Piece, ...] | None:
+    """What integer `value` is, when it is the bits of a typed value: a float, float
+    vector or pointer cast to an integer, or the integer rebuilt from a split load."""
+    if isinstance(value, Cast) and value.opcode in ("bitcast", "ptrtoint"):
+        source = value.operand(0).type
+        if isinstance(source.scalar, FloatType) or source == PTR:
+            return source
+    return splitter.pieces_of(value)
 
 
 def _check_integer_pointers(module: Module, fn: Function, activity: Activity) -> None:
@@ -162,17 +181,39 @@ def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout:
     """What an integer move really moves (see `_from_segments`): an integer when its
     own `!tbaa` tag or the declared type of the local object it touches says so
     (only integers are taken from there: a declared pointer may point at chars), else
-    what type analysis says of the moved value. A store of bits that carry nothing
+    what type analysis says of the moved value, or where it has no answer what the
+    type the pointer is indexed with declares (`indexed_types`). A store of bits that carry nothing
     active (a constant: `memset(&x, 0, 8)` or a double copied from a constant table
     become `store i64`) takes the type of the memory it overwrites instead, so that
     the shadow of overwritten floats is cleared like for a `store double`."""
     if _tagged_integer(tbaa, inst) or isinstance(_declared(inst, layout), IntType):
         return None
-    if isinstance(inst, Store) and activity.has_shadow(inst.ptr) and not _may_carry_active_bits(inst.value, activity):
-        size = layout.size_of(inst.value.type)
-        return _from_segments(types.memory_layout(inst.ptr, 0, size), inst.value.type, layout, overwrite=True)
     value = inst if isinstance(inst, Load) else inst.value  # type: ignore[attr-defined]
-    return _from_segments(types.value_layout(value), value.type, layout)
+    size = layout.size_of(value.type)
+    declared = indexed_segments(inst.ptr, size, layout)  # type: ignore[attr-defined]
+    if isinstance(inst, Store) and activity.has_shadow(inst.ptr) and not _may_carry_active_bits(value, activity):
+        memory = types.memory_layout(inst.ptr, 0, size)
+        if declared is not None and any(s.type.kind is Kind.CONFLICT for s in memory):
+            memory = declared
+        return _from_segments(memory, value.type, layout, overwrite=True)
+    real = _from_segments(types.value_layout(value), value.type, layout)
+    if isinstance(real, str) and isinstance(inst, Load) and declared is None:
+        declared = _declared_by_stores(inst, size, layout)  # a load only stored: where it goes
+    if isinstance(real, str) and declared is not None:
+        return _from_segments(declared, value.type, layout)
+    return real
+
+
+def _declared_by_stores(load: Load, size: int, layout: DataLayout) -> list[Segment] | None:
+    """The declared segments every store of `load`'s value agrees on, if those
+    stores are all its users (a struct copied from a place type analysis cannot
+    type to one whose indexing type declares it)."""
+    found: list[list[Segment] | None] = [indexed_segments(u.user.ptr, size, layout)
+                                         if isinstance(u.user, Store) and u.index == 0 else None
+                                         for u in load.uses]
+    if not found or any(f is None or f != found[0] for f in found):
+        return None
+    return found[0]
 
 
 def _declared(inst: Instruction, layout: DataLayout) -> Type | None:
@@ -343,6 +384,10 @@ def _may_carry_active_bits(v: Value, activity: Activity, arithmetic: bool = Fals
                 work.extend((x.true_value, x.false_value))
             case Freeze():
                 work.append(x.operand(0))
+            case Cast(opcode="zext" | "sext" | "trunc"):
+                work.append(x.operand(0))
+            case BinaryOp(opcode="or" | "and" | "xor" | "shl" | "lshr" | "ashr"):
+                work.extend(x.operands)  # moves bits (a split load's rebuilt integer)
             case BinaryOp() if arithmetic:
                 work.extend(x.operands)
     return False

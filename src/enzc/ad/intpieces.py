@@ -58,6 +58,8 @@ class Splitter:
         self.rebuilt: dict[int, SplitValue] = {}
         self.made: list[Instruction] = []
         """Instructions rebuilding or cutting integers (removed when unused)."""
+        self.typed: set[int] = set()
+        """The typed loads and stores of pieces (final: their integer pieces stay)."""
 
     def split_load(self, load: Load, pieces: tuple[Piece, ...]) -> None:
         b = IRBuilder()
@@ -68,6 +70,7 @@ class Splitter:
             typed = b.load(p.type, _address(b, load.ptr, p.offset), f"{base}.{p.offset}",
                            align=_piece_align(load.align, p.offset))
             typed.metadata = {k: m for k, m in load.metadata.items() if not k.startswith("tbaa")}
+            self.typed.add(id(typed))
             parts.append(typed)
         bits: Value | None = None
         for p, v in zip(pieces, parts):
@@ -82,6 +85,11 @@ class Splitter:
         self.rebuilt[id(bits)] = split
         self._fold_extractions(split)
 
+    def pieces_of(self, value: Value) -> tuple[Piece, ...] | None:
+        """The pieces of the split load `value` is the rebuilt integer of, if it is one."""
+        known = self.rebuilt.get(id(value))
+        return known.pieces if known is not None and known.bits is value else None
+
     def split_store(self, store: Store, pieces: tuple[Piece, ...]) -> None:
         value = store.value
         b = IRBuilder()
@@ -94,6 +102,7 @@ class Splitter:
         for p, v in zip(pieces, parts):
             new = b.store(v, _address(b, store.ptr, p.offset), align=_piece_align(store.align, p.offset))
             new.metadata = {k: m for k, m in store.metadata.items() if not k.startswith("tbaa")}
+            self.typed.add(id(new))
         store.erase()
 
     def remove_unused(self) -> None:

@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING
 from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Store
 from enzc.ir.module import Function
-from enzc.ir.types import I8, I64, PTR, VOID, ArrayType, FloatType, FunctionType, IntType, NamedStructType, PointerType, StructType, Type
-from enzc.ir.values import Constant, ConstantInt, Value
+from enzc.ir.types import I8, I64, PTR, VOID, FloatType, FunctionType, Type
+from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.type_analysis import CopyLayout, Segment
-from enzc.ad.type_offsets import TypeSeeds, alloca_offset, declared_integers, is_union
+from enzc.ad.indexed_types import declared_segments, indexed_type
+from enzc.ad.type_offsets import TypeSeeds, alloca_offset, declared_integers
 from enzc.ad.type_errors import TypeAnalysisError
 from enzc.ad.typetree import Kind, float_type
 
@@ -168,6 +169,15 @@ def repeated_layout(gu: GradientUtils, ptr: Value) -> CopyLayout:
                    "differentiated code")
 
 
+def _declared_element(ptr: Value, gu: GradientUtils) -> Type | None:
+    """The type `ptr` is indexed with, or the declared type of the local object it
+    is the start of."""
+    located = alloca_offset(ptr, TypeSeeds(gu.layout))
+    if located is not None and located[1] == 0 and located[0].count is None:
+        return located[0].allocated_type
+    return indexed_type(ptr)
+
+
 def _agreed_element_type(gu: GradientUtils, call: CallBase) -> FloatType | None:
     types = {t for t in (_element_float_type(gu, call.args[0]), _element_float_type(gu, call.args[1]))
              if t is not None}
@@ -198,64 +208,20 @@ def _element_float_type(gu: GradientUtils, ptr: Value) -> FloatType | None:
 
 
 def _indexed_element_layout(gu: GradientUtils, call: CallBase) -> CopyLayout | None:
-    """The copy as elements of the type both of its pointers index with a variable
-    index (`memmove(&a[i + 1], &a[i], n * sizeof *a)`: `getelementptr double, ptr %a,
-    i64 %i`), when that type is a float or integer scalar or a named (clang-declared)
-    struct without unions, and the length is a multiple of its size. Type analysis
-    folds such an index over the whole object, so an object holding a double array
-    and an int array in separate ranges looks conflicting at every offset; the
-    indexing type says which one the copy walks."""
+    """The copy as elements of the type its pointers are indexed with
+    (`memmove(&b->vals[i + 1], &b->vals[i], ...)`: `getelementptr double, ptr %b,
+    i64 %i`; see `indexed_types`) or the declared type of the local object one of them
+    starts (`struct S tmp = a[i]`), when they agree and the length is a multiple of
+    its size."""
     from enzc.ad.type_offsets import multiple_of
 
-    elems = {_indexed_type(p) for p in call.args[:2]}
+    elems = {t for t in (_declared_element(p, gu) for p in call.args[:2]) if t is not None}
     elem = elems.pop() if len(elems) == 1 else None
-    if elem is None:
+    segments = declared_segments(elem, gu.layout) if elem is not None else None
+    size = gu.layout.alloc_size_of(elem) if elem is not None else 0
+    if segments is None or size == 0 or multiple_of(call.args[2]) % size:
         return None
-    size = gu.layout.alloc_size_of(elem)
-    if size == 0 or multiple_of(call.args[2]) % size:
-        return None
-    floats = _declared_floats(elem, gu)
-    if floats is None:
-        return None
-    return CopyLayout(tuple(Segment(off, gu.layout.size_of(t), float_type(t.kind)) for off, t in floats), size)
-
-
-def _indexed_type(ptr: Value) -> Type | None:
-    """`T` when `ptr` is `getelementptr T, ptr %p, %i` (one variable index)."""
-    while isinstance(ptr, Cast) and ptr.opcode == "bitcast":
-        ptr = ptr.operand(0)
-    if isinstance(ptr, GetElementPtr) and len(ptr.indices) == 1 and not isinstance(ptr.indices[0], Constant):
-        return ptr.source_type
-    return None
-
-
-def _declared_floats(t: Type, gu: GradientUtils) -> list[tuple[int, FloatType]] | None:
-    """Offsets and types of the float scalars of `t` (a scalar wider than a byte, or
-    a named struct and what it nests); None when it says nothing sure (`i8`, the
-    canonical type of byte offsets; a literal struct; anything holding a union)."""
-    scalar = isinstance(t, FloatType) or (isinstance(t, IntType) and t.bits > 8)
-    return _nested_floats(t, gu) if scalar or isinstance(t, NamedStructType) else None
-
-
-def _nested_floats(t: Type, gu: GradientUtils) -> list[tuple[int, FloatType]] | None:
-    match t:
-        case FloatType():
-            return [(0, t)]
-        case IntType() | PointerType():
-            return []
-        case ArrayType(element=e):
-            inner = _nested_floats(e, gu)
-            step = gu.layout.alloc_size_of(e)
-            return None if inner is None else [(k * step + o, f) for k in range(t.count) for o, f in inner]
-        case NamedStructType() | StructType() if t.elements is not None and not is_union(t):
-            out: list[tuple[int, FloatType]] = []
-            for off, e in zip(gu.layout.struct_layout(t).offsets, t.elements):
-                inner = _nested_floats(e, gu)
-                if inner is None:
-                    return None
-                out += [(off + o, f) for o, f in inner]
-            return out
-    return None
+    return CopyLayout(tuple(segments), size)
 
 
 # -- the element loop ----------------------------------------------------------------------------------
