@@ -30,7 +30,7 @@ CASES = {
     "memcpy_unknown_type": Case(DIAG / "memcpy_unknown_type.c", ("memcpy", "type")),
     "global_no_shadow": Case(DIAG / "global_no_shadow.c", ("state", "shadow")),
     "callee_writes_global": Case(DIAG / "callee_writes_global.c", ("saved", "shadow")),
-    "fnptr_external": Case(DIAG / "fnptr_external.c", ("indirect", "sin")),
+    "fnptr_external": Case(DIAG / "fnptr_external.c", ("indirect", "j0")),
     "openmp_region": Case(DIAG / "openmp_region.c", ("__kmpc_fork_call", "OpenMP", "-fopenmp"), ("-fopenmp",)),
     "qsort_comparator": Case(DIAG / "qsort_comparator.c", ("qsort", "comparator")),
     "enzyme_iter_builtin": Case(DIAG / "enzyme_iter_builtin.c", ("'__enzyme_iter'", "not supported")),
@@ -40,6 +40,7 @@ CASES = {
     "allocated_tape_too_small": Case(DIAG / "allocated_tape_too_small.c", ("tape", "4 bytes", "8 bytes")),
     "struct_result_reverse": Case(DIAG / "struct_result_reverse.c", ("triple", "sret", "enzyme_dup")),
     "computed_goto": Case(DIAG / "computed_goto.c", ("computed goto", "switch")),
+    "const_pointer_select": Case(DIAG / "const_pointer_select.c", ("argument 1", "enzyme_dup", "separate")),
     "caught_exception": Case(DIAG / "caught_exception.cpp", ("exception", "caught", "try/catch")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",
