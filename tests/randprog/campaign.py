@@ -41,6 +41,9 @@ class Result:
     dot_error: float = 0.0
     features: list[str] = field(default_factory=list)
     precision: str = "double"
+    partial: str = ""
+    """For a rejected function: how the mode that builds alone did ("reverse only:
+    pass"), or "" when neither mode builds alone."""
 
     @property
     def failed(self) -> bool:
@@ -76,16 +79,41 @@ def check_functions(fns: list[RandomFunction], opt: str, workdir: Path) -> list[
         named = {_seed_of(f) for f in b.functions()} - {None}
         culprits = [f for f in remaining if f.seed in named]
         if culprits and b.status == "rejected":
-            results += [_build_result(f, opt, b) for f in culprits]
+            results += [_single_mode(f, _build_result(f, opt, b), workdir) for f in culprits]
             remaining = [f for f in remaining if f not in culprits]
         elif len(remaining) == 1:
-            results.append(_build_result(remaining[0], opt, b))
+            results.append(_single_mode(remaining[0], _build_result(remaining[0], opt, b), workdir))
             break
         else:  # no function named: build each alone
             for f in remaining:
                 results += check_functions([f], opt, workdir)
             break
     return results
+
+
+def _single_mode(fn: RandomFunction, rejected: Result, workdir: Path) -> Result:
+    """A rejected function in the one mode that may build alone (reverse first): a
+    wrong gradient there is a failure like any other, a pass is noted."""
+    if rejected.outcome != "rejected":
+        return rejected
+    for mode, label in (("rev", "reverse"), ("fwd", "forward")):
+        tag = f"{fn.seed}{rejected.opt.split()[0]}{mode}"
+        source, exe = workdir / f"unit{tag}.c", workdir / f"unit{tag}"
+        source.write_text(render_unit([fn], (mode,)))
+        b = build(source, rejected.opt, exe)
+        if b.status == "rejected":
+            continue
+        if b.status != "built":
+            failed = _build_result(fn, rejected.opt, b)
+            failed.detail = f"{label} mode alone: " + failed.detail
+            return failed
+        r = _run_unit([fn], rejected.opt, exe)[0]
+        if r.failed:
+            r.detail = f"{label} mode alone ({rejected.detail.splitlines()[0]} in the other): " + r.detail
+            return r
+        rejected.partial = f"{label} only: {r.outcome}"
+        return rejected
+    return rejected
 
 
 def _run_unit(fns: list[RandomFunction], opt: str, exe: Path) -> list[Result]:

@@ -58,8 +58,8 @@ def _locals(sig: Signature, dy: str, shadows: bool = True) -> list[str]:
     return lines
 
 
-def adaptors(sig: Signature) -> str:
-    """The eval, forward and reverse adaptors of one function (and their declarations)."""
+def adaptors(sig: Signature, modes: tuple[str, ...] = ("fwd", "rev")) -> str:
+    """The eval adaptor and the forward/reverse ones of `modes` (with declarations)."""
     name, ret = sig.name, "double" if sig.returns else "void"
     out = []
     if sig.ix:
@@ -68,8 +68,10 @@ def adaptors(sig: Signature) -> str:
     if sig.n_s >= 2:
         fields = " ".join(f"double d{k};" for k in range(sig.n_s))
         out.append(f"typedef struct {{ {fields} }} {name}__grad;")
-    out.append(f"{ret} __enzyme_fwddiff_{name}(void *, ...);")
-    out.append(f"{grad_type} __enzyme_autodiff_{name}(void *, ...);")
+    if "fwd" in modes:
+        out.append(f"{ret} __enzyme_fwddiff_{name}(void *, ...);")
+    if "rev" in modes:
+        out.append(f"{grad_type} __enzyme_autodiff_{name}(void *, ...);")
     copy_y = ["memcpy(o, y, sizeof y);"] if sig.n_y else []
 
     body = _locals(sig, "", shadows=False)
@@ -77,14 +79,26 @@ def adaptors(sig: Signature) -> str:
     body += copy_y + ([f"o[{sig.n_y}] = r;"] if sig.returns else []) + ["(void)n;"]
     out.append(_function(f"static void {name}__eval(const double *u, int n, double *o)", body))
 
+    if "fwd" in modes:
+        out.append(_forward(sig))
+    if "rev" in modes:
+        out.append(_reverse(sig, grad_type))
+    return "\n".join(out) + "\n"
+
+
+def _forward(sig: Signature) -> str:
+    name, copy_y = sig.name, ["memcpy(o, y, sizeof y);"] if sig.n_y else []
     body = _locals(sig, "") + ["memcpy(dx, du, sizeof dx);"]
     body.append(("double dr = " if sig.returns else "")
                 + f"__enzyme_fwddiff_{name}((void *){name}, {_args(sig, 'fwd')});")
     body += copy_y + (["memcpy(dout, dy, sizeof dy);"] if sig.n_y else [])
     body += ([f"dout[{sig.n_y}] = dr;"] if sig.returns else []) + ["(void)n;"]
-    out.append(_function(f"static void {name}__fwd(const double *u, const double *du, int n, "
-                         "double *o, double *dout)", body))
+    return _function(f"static void {name}__fwd(const double *u, const double *du, int n, "
+                     "double *o, double *dout)", body)
 
+
+def _reverse(sig: Signature, grad_type: str) -> str:
+    name, copy_y = sig.name, ["memcpy(o, y, sizeof y);"] if sig.n_y else []
     body = _locals(sig, "memcpy(dy, w, sizeof dy);" if sig.n_y else "")
     call = f"__enzyme_autodiff_{name}((void *){name}, {_args(sig, 'rev')});"
     body.append({"void": call, "double": f"double g = {call}"}.get(grad_type, f"{grad_type} g = {call}"))
@@ -94,30 +108,31 @@ def adaptors(sig: Signature) -> str:
     for k in range(sig.n_s if sig.n_s >= 2 else 0):
         body.append(f"gu[{sig.n_x + k}] = g.d{k};")
     body += copy_y + ["(void)n; (void)w;"]
-    out.append(_function(f"static void {name}__rev(const double *u, const double *w, int n, "
-                         "double *o, double *gu)", body))
-    return "\n".join(out) + "\n"
+    return _function(f"static void {name}__rev(const double *u, const double *w, int n, "
+                     "double *o, double *gu)", body)
 
 
 def _function(head: str, body: list[str]) -> str:
     return head + " {\n" + "".join(f"    {line}\n" for line in body) + "}\n"
 
 
-def table_entry(fn: RandomFunction) -> str:
+def table_entry(fn: RandomFunction, modes: tuple[str, ...] = ("fwd", "rev")) -> str:
     s = fn.signature
+    fwd = f"{s.name}__fwd" if "fwd" in modes else "NULL"
+    rev = f"{s.name}__rev" if "rev" in modes else "NULL"
     return (f'{{"{s.name}", {s.n_in}, {s.n_y}, {int(s.returns)}, {s.n_max if s.has_n else 0}, '
-            f"{FD_STEP[s.precision]!r}, {s.name}__eval, {s.name}__fwd, {s.name}__rev, {fn.seed}ULL}}")
+            f"{FD_STEP[s.precision]!r}, {s.name}__eval, {fwd}, {rev}, {fn.seed}ULL}}")
 
 
-def render_unit(functions: list[RandomFunction]) -> str:
-    """The translation unit that checks `functions` (in this order)."""
+def render_unit(functions: list[RandomFunction], modes: tuple[str, ...] = ("fwd", "rev")) -> str:
+    """The translation unit that checks `functions` (in this order) in `modes`."""
     parts = [f"/* randprog unit: seeds {' '.join(str(f.seed) for f in functions)} */\n",
              DRIVER, "\nextern int enzyme_dup, enzyme_const, enzyme_out;\n"]
     for fn in functions:
         parts.append(f"\n/* ---- {fn.name}: {' '.join(fn.features)} ---- */\n")
         parts.append(fn.code)
-        parts.append(adaptors(fn.signature))
-    entries = ",\n    ".join(table_entry(f) for f in functions)
+        parts.append(adaptors(fn.signature, modes))
+    entries = ",\n    ".join(table_entry(f, modes) for f in functions)
     parts.append(f"\nstatic const struct rp_entry rp_table[] = {{\n    {entries}\n}};\n\n"
                  "int main(int argc, char **argv) {\n"
                  f"    return rp_main(rp_table, {len(functions)}, argc, argv);\n}}\n")

@@ -133,23 +133,28 @@ def reverse_jacobian(m: Measurement) -> list[list[float]]:
 
 
 def judge(m: Measurement, precision: str) -> Verdict:
+    """The verdict for one measurement. A function built in one mode only (the other
+    was rejected) is checked against finite differences and the primal only."""
     if not m.complete:
         return Verdict("incomplete", ("the driver's output ends early",))
     if not all(math.isfinite(v) for v in m.o + m.u):
         return Verdict("invalid", ("the primal result is not finite",))
-    jf = [[m.fwd[i, j] for j in range(m.nu)] for i in range(m.no)]
-    jr = reverse_jacobian(m)
-    problems: list[str] = []
-    values = [v for row in jf + jr for v in row] + [a for d in m.dots.values() for a in d]
-    if not all(math.isfinite(v) for v in values):
-        problems.append("a derivative is not finite")
-        return Verdict("wrong", tuple(problems))
-    scales, g = _scales(m, jf, jr)
-    problems += _primal_problems(m, precision)
-    problems += _fwd_rev_problems(m, jf, jr, scales, precision)
-    dot_problems, dot_error = _dot_problems(m, jf, g, precision)
-    problems += dot_problems
-    fd_problems, reliable, fd_error = _fd_problems(m, jf, scales, precision)
+    jf = [[m.fwd[i, j] for j in range(m.nu)] for i in range(m.no)] if m.fwd else None
+    jr = reverse_jacobian(m) if m.rev else None
+    jac = jf or jr
+    assert jac is not None, "neither mode was measured"
+    values = [v for row in (jf or []) + (jr or []) for v in row]
+    if not all(math.isfinite(v) for v in values + [a for d in m.dots.values() for a in d]):
+        return Verdict("wrong", ("a derivative is not finite",))
+    scales, g = _scales(m, jf or [], jr or [])
+    problems = _primal_problems(m, precision)
+    dot_error = 0.0
+    if jf is not None and jr is not None:
+        problems += _fwd_rev_problems(m, jf, jr, scales, precision)
+        dot_problems, dot_error = _dot_problems(m, jf, g, precision)
+        problems += dot_problems
+    fd_problems, reliable, fd_error = _fd_problems(m, jac, scales, precision,
+                                                   "forward" if jf else "reverse")
     problems += fd_problems
     if problems:
         return Verdict("wrong", tuple(problems), fd_error, dot_error)
@@ -161,8 +166,9 @@ def _scales(m: Measurement, jf: list[list[float]], jr: list[list[float]]) -> tup
     row count that row's entries too (they were subtracted from it)."""
     fd = [[abs(m.fd[i, j][0]) if math.isfinite(m.fd[i, j][0]) else 0.0 for j in range(m.nu)]
           for i in range(m.no)]
-    raw_ret = [abs(m.rev[m.ny, j]) for j in range(m.nu)] if m.has_ret else []
-    rows = [max([abs(v) for v in jf[i] + jr[i]] + fd[i] + raw_ret) for i in range(m.no)]
+    raw_ret = [abs(m.rev[m.ny, j]) for j in range(m.nu)] if m.has_ret and m.rev else []
+    rows = [max([abs(v) for jac in (jf, jr) if jac for v in jac[i]] + fd[i] + raw_ret)
+            for i in range(m.no)]
     g = max(rows, default=0.0)
     return [s + FLOOR * g + 1e-300 for s in rows], g
 
@@ -201,7 +207,7 @@ def _dot_problems(m: Measurement, jf: list[list[float]], g: float,
 
 
 def _fd_problems(m: Measurement, jf: list[list[float]], scales: list[float],
-                 precision: str) -> tuple[list[str], bool, float]:
+                 precision: str, mode: str) -> tuple[list[str], bool, float]:
     """(problems, FD reliable here, worst relative FD disagreement)."""
     tol = TOL_FD[precision]
     fd = [[m.fd[i, j][0] for j in range(m.nu)] for i in range(m.no)]
@@ -217,5 +223,5 @@ def _fd_problems(m: Measurement, jf: list[list[float]], scales: list[float],
             rel = abs(jf[i][j] - fd[i][j]) / (abs(fd[i][j]) + scales[i])
             worst = max(worst, rel)
             if rel > tol:
-                out.append(f"d o{i}/d u{j}: AD {jf[i][j]!r}, finite differences {fd[i][j]!r}")
+                out.append(f"d o{i}/d u{j}: {mode} {jf[i][j]!r}, finite differences {fd[i][j]!r}")
     return out, True, worst

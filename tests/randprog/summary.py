@@ -83,7 +83,11 @@ class Summary:
                 ex = rs[0]
                 by_opt = Counter(r.opt for r in rs)
                 lines.append(f"  {len(rs):4d} ({', '.join(f'{o} {c}' for o, c in sorted(by_opt.items()))}): {cls}")
+                partial = Counter(r.partial for r in rs if r.partial)
                 lines.append(f"       e.g. seed {ex.seed} {ex.opt}: {ex.detail.splitlines()[0][:200]}")
+                if partial:
+                    lines.append("       the other mode alone: "
+                                 + ", ".join(f"{k} {n}" for k, n in sorted(partial.items())))
         if self.failures:
             lines.append("failures:")
             for r in sorted(self.failures, key=lambda r: (r.seed, r.opt)):
