@@ -3,6 +3,8 @@ of doubles and ints, float/double mixes."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .context import Arr, Callee, FunctionContext, Val
 from .expressions import Operand, condition, expression, lit, squash
 from .statements import any_array, call_text, involving, new_value, read_back, sum_loop
@@ -140,80 +142,108 @@ def _bounded_copy(ctx: FunctionContext, arr: Arr) -> Arr:
     return out
 
 
-def struct_block(ctx: FunctionContext) -> None:
-    """Structs of doubles and ints: swapped through a temporary, arrays of them with
-    element copies, passed by value to and returned from helpers, updated by pointer."""
-    stype = ctx.global_name("S")
+@dataclass(frozen=True)
+class StructType:
+    """A struct of doubles and (usually) one int field k."""
+
+    name: str
+    fields: tuple[tuple[str, str], ...]
+
+    @property
+    def doubles(self) -> list[str]:
+        return [n for t, n in self.fields if t == "double"]
+
+    @property
+    def has_k(self) -> bool:
+        return any(n == "k" for _, n in self.fields)
+
+    def k_term(self, prefix: str) -> str:
+        return f" + 0.1 * {prefix}k" if self.has_k else ""
+
+
+def _struct_type(ctx: FunctionContext) -> StructType:
     fields = [("double", "a"), ("int", "k"), ("double", "b")]
     if ctx.chance(0.25):  # doubles only: clang may copy it as integers
         fields[1] = ("double", "c")
     ctx.rng.shuffle(fields)
     if ctx.chance(0.3):
         fields.append(("double", "d"))
-    has_k = any(n == "k" for _, n in fields)
-    ctx.add_toplevel(f"struct {stype} {{ {' '.join(f'{t} {n};' for t, n in fields)} }};")
-    doubles = [n for t, n in fields if t == "double"]
+    st = StructType(ctx.global_name("S"), tuple(fields))
+    ctx.add_toplevel(f"struct {st.name} {{ {' '.join(f'{t} {n};' for t, n in fields)} }};")
+    return st
 
-    def k_term(prefix: str) -> str:
-        return f" + 0.1 * {prefix}k" if has_k else ""
 
-    def init() -> tuple[str, float]:
-        vals = {n: squash(ctx, expression(ctx, 1)) for n in doubles}
-        parts = [f".{n} = {vals[n].text}" if t == "double" else f".k = {ctx.rng.randint(0, 3)}"
-                 for t, n in fields]
-        return "{" + ", ".join(parts) + "}", max(v.bound for v in vals.values())
+def _struct_init(ctx: FunctionContext, st: StructType) -> tuple[str, float]:
+    vals = {n: squash(ctx, expression(ctx, 1)) for n in st.doubles}
+    parts = [f".{n} = {vals[n].text}" if t == "double" else f".k = {ctx.rng.randint(0, 3)}"
+             for t, n in st.fields]
+    return "{" + ", ".join(parts) + "}", max(v.bound for v in vals.values())
 
-    kind = ctx.rng.choice(["swap", "array", "by_value", "by_pointer"])
+
+def struct_block(ctx: FunctionContext) -> None:
+    """Structs of doubles and ints: swapped through a temporary (or memcpy), arrays of
+    them with element copies, passed by value to and returned from helpers, updated by
+    pointer; their fields then flow on."""
+    st = _struct_type(ctx)
+    use = ctx.rng.choice([_struct_swap, _struct_array, _struct_by_value, _struct_by_pointer])
     s1, s2 = ctx.fresh("s"), ctx.fresh("s")
-    i1, b1 = init()
-    i2, b2 = init()
-    bound = max(b1, b2)
-    ctx.emit(f"struct {stype} {s1} = {i1}, {s2} = {i2};")
-    if kind == "swap":
-        tmp = ctx.fresh("tmp")
-        if ctx.has("memops") and ctx.chance(0.5):
-            ctx.emit(f"struct {stype} {tmp};")
-            for a, b in ((tmp, s1), (s1, s2), (s2, tmp)):
-                ctx.emit(f"memcpy(&{a}, &{b}, sizeof {a});")
-        else:
-            ctx.emit(f"struct {stype} {tmp} = {s1};")
-            ctx.emit(f"{s1} = {s2};")
-            ctx.emit(f"{s2} = {tmp};")
-    elif kind == "array":
-        arr, i = ctx.fresh("sa"), ctx.fresh("i")
-        length = ctx.rng.randint(3, 5)
-        ctx.emit(f"struct {stype} {arr}[{length}];")
-        with ctx.scope(f"for (int {i} = 0; {i} < {length}; {i}++)"):
-            ctx.emit(f"{arr}[{i}] = ({i} % 2) ? {s1} : {s2};")
-            ctx.emit(f"{arr}[{i}].{doubles[0]} *= 0.5 + 0.1 * {i};")
-        ctx.emit(f"{arr}[{length - 1}] = {arr}[0];")
-        ctx.emit(f"{s1} = {arr}[{ctx.rng.randrange(length)}];")
-    elif kind == "by_value":
-        mk, use = ctx.global_name("mk"), ctx.global_name("use")
-        link = ctx.rng.choice(LINKAGES)
-        fills = "".join(f"    r.{n} = {'u * v' if k == 0 else 'u - v'};\n"
-                        for k, n in enumerate(doubles))
-        ctx.add_toplevel(linked(link, f"struct {stype} {mk}(double u, double v) {{\n"
-                                f"    struct {stype} r = {{0}};\n{fills}"
-                                f"{'    r.k = 2;' if has_k else ''}\n    return r;\n}}\n"))
-        ctx.add_toplevel(linked(ctx.rng.choice(LINKAGES), f"double {use}(struct {stype} s) {{\n"
-                                f"    return s.{doubles[0]} * sin(s.{doubles[1]}){k_term('s.')};\n}}\n"))
-        ctx.emit(f"{s2} = {mk}({s1}.{doubles[0]}, {s2}.{doubles[1]});")
-        bound = bound * bound + bound
-        ctx.declare("st", f"{use}({s2})", bound + 1.0)
-    else:
-        upd = ctx.global_name("upd")
-        link = ctx.rng.choice(LINKAGES)
-        ctx.add_toplevel(f"{link} void {upd}(struct {stype} *s, double c) {{\n"
-                         f"    s->{doubles[0]} = s->{doubles[0]} * c + s->{doubles[1]};\n"
-                         f"    if ({'s->k > 1' if has_k else f's->{doubles[1]} > 0.0'})\n"
-                         f"        s->{doubles[1]} *= 0.5;\n}}\n".lstrip())
-        c = call_text(ctx, Callee("{0}", 1, 2.0, 2.0))
-        ctx.emit(f"{upd}(&{s1}, {c.text});")
-        bound = bound * 2.0 + bound
+    (i1, b1), (i2, b2) = _struct_init(ctx, st), _struct_init(ctx, st)
+    ctx.emit(f"struct {st.name} {s1} = {i1}, {s2} = {i2};")
+    bound = use(ctx, st, s1, s2, max(b1, b2))
     for s in (s1, s2):
-        terms = [f"{lit(ctx.const(0.2, 1.0), 'double')} * {s}.{n}" for n in doubles]
-        ctx.declare("sf", " + ".join(terms) + k_term(f"{s}."), len(doubles) * bound + 0.4)
+        terms = [f"{lit(ctx.const(0.2, 1.0), 'double')} * {s}.{n}" for n in st.doubles]
+        ctx.declare("sf", " + ".join(terms) + st.k_term(f"{s}."), len(st.doubles) * bound + 0.4)
+
+
+def _struct_swap(ctx: FunctionContext, st: StructType, s1: str, s2: str, bound: float) -> float:
+    tmp = ctx.fresh("tmp")
+    if ctx.has("memops") and ctx.chance(0.5):
+        ctx.emit(f"struct {st.name} {tmp};")
+        for a, b in ((tmp, s1), (s1, s2), (s2, tmp)):
+            ctx.emit(f"memcpy(&{a}, &{b}, sizeof {a});")
+    else:
+        ctx.emit(f"struct {st.name} {tmp} = {s1};")
+        ctx.emit(f"{s1} = {s2};")
+        ctx.emit(f"{s2} = {tmp};")
+    return bound
+
+
+def _struct_array(ctx: FunctionContext, st: StructType, s1: str, s2: str, bound: float) -> float:
+    arr, i = ctx.fresh("sa"), ctx.fresh("i")
+    length = ctx.rng.randint(3, 5)
+    ctx.emit(f"struct {st.name} {arr}[{length}];")
+    with ctx.scope(f"for (int {i} = 0; {i} < {length}; {i}++)"):
+        ctx.emit(f"{arr}[{i}] = ({i} % 2) ? {s1} : {s2};")
+        ctx.emit(f"{arr}[{i}].{st.doubles[0]} *= 0.5 + 0.1 * {i};")
+    ctx.emit(f"{arr}[{length - 1}] = {arr}[0];")
+    ctx.emit(f"{s1} = {arr}[{ctx.rng.randrange(length)}];")
+    return bound
+
+
+def _struct_by_value(ctx: FunctionContext, st: StructType, s1: str, s2: str, bound: float) -> float:
+    mk, use = ctx.global_name("mk"), ctx.global_name("use")
+    d = st.doubles
+    fills = "".join(f"    r.{n} = {'u * v' if k == 0 else 'u - v'};\n" for k, n in enumerate(d))
+    ctx.add_toplevel(linked(ctx.rng.choice(LINKAGES), f"struct {st.name} {mk}(double u, double v) {{\n"
+                            f"    struct {st.name} r = {{0}};\n{fills}"
+                            f"{'    r.k = 2;' if st.has_k else ''}\n    return r;\n}}\n"))
+    ctx.add_toplevel(linked(ctx.rng.choice(LINKAGES), f"double {use}(struct {st.name} s) {{\n"
+                            f"    return s.{d[0]} * sin(s.{d[1]}){st.k_term('s.')};\n}}\n"))
+    ctx.emit(f"{s2} = {mk}({s1}.{d[0]}, {s2}.{d[1]});")
+    bound = bound * bound + bound
+    ctx.declare("st", f"{use}({s2})", bound + 1.0)
+    return bound
+
+
+def _struct_by_pointer(ctx: FunctionContext, st: StructType, s1: str, s2: str, bound: float) -> float:
+    upd, d = ctx.global_name("upd"), st.doubles
+    cond = "s->k > 1" if st.has_k else f"s->{d[1]} > 0.0"
+    ctx.add_toplevel(linked(ctx.rng.choice(LINKAGES), f"void {upd}(struct {st.name} *s, double c) {{\n"
+                            f"    s->{d[0]} = s->{d[0]} * c + s->{d[1]};\n"
+                            f"    if ({cond})\n        s->{d[1]} *= 0.5;\n}}\n"))
+    c = call_text(ctx, Callee("{0}", 1, 2.0, 2.0))
+    ctx.emit(f"{upd}(&{s1}, {c.text});")
+    return bound * 3.0
 
 
 def float_block(ctx: FunctionContext) -> None:

@@ -12,7 +12,7 @@ import random
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator
+from collections.abc import Iterator
 
 INPUT_BOUND = 1.2
 """|input| <= INPUT_BOUND for every point the checker draws (see check_driver.c)."""

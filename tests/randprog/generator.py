@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from . import blocks_calls, blocks_control, blocks_memory
 from .context import INPUT_BOUND, Arr, FunctionContext, Signature, Val

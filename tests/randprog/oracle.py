@@ -91,7 +91,7 @@ def parse(stdout: str) -> dict[str, Measurement]:
             continue
         tag = f[0]
         if tag == "fn":
-            kv = dict(zip(f[2::2], f[3::2]))
+            kv = dict(zip(f[2::2], f[3::2], strict=False))
             m = Measurement(f[1], int(kv["point"]), int(kv["nu"]), int(kv["ny"]), kv["ret"] == "1")
             out[m.name] = m
         elif m is None:
@@ -128,7 +128,7 @@ def reverse_jacobian(m: Measurement) -> list[list[float]]:
     rows = [[m.rev[s, j] for j in range(m.nu)] for s in range(m.no)]
     if m.has_ret:
         ret = rows[m.ny]
-        rows = [[r - g for r, g in zip(row, ret)] for row in rows[:m.ny]] + [ret]
+        rows = [[r - g for r, g in zip(row, ret, strict=True)] for row in rows[:m.ny]] + [ret]
     return rows
 
 

@@ -18,7 +18,7 @@ import dataclasses
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from .campaign import Result, check_functions
 from .generator import RandomFunction, generate
@@ -117,7 +117,8 @@ class Reducer:
             before = code
             tops = units_of(code)
             main, helpers = tops[-1], tops[:-1]
-            kept = ddmin(helpers, lambda hs: self.still_fails("".join(hs) + main)) if helpers else []
+            kept = ddmin(helpers, lambda hs, main=main: self.still_fails("".join(hs) + main)) \
+                if helpers else []
             code = "".join(kept) + main
             code = self._reduce_bodies(code)
             self.log(f"  {len(before.splitlines())} -> {len(code.splitlines())} lines "

@@ -30,8 +30,12 @@ def new_array(ctx: FunctionContext, length: int, stem: str = "b") -> Arr:
         ctx.emit(f"double {name}[{length}];")
         bound = 0.0
         with ctx.scope(f"for (int {i} = 0; {i} < {length}; {i}++)"):
-            e = expression(ctx, 1, "double", [Operand(f"({i} * {lit(ctx.const(0.1, 0.4, False), 'double')})", 0.4 * length)])
-            e = squash(ctx, e if ctx.mentions_active(e.text) else involving(ctx, e, Operand(ctx.pick("double").name, ctx.pick("double").bound)))
+            step = Operand(f"({i} * {lit(ctx.const(0.1, 0.4, False), 'double')})", 0.4 * length)
+            e = expression(ctx, 1, "double", [step])
+            if not ctx.mentions_active(e.text):
+                v = ctx.pick("double")
+                e = involving(ctx, e, Operand(v.name, v.bound))
+            e = squash(ctx, e)
             ctx.emit(f"{name}[{i}] = {e.text};")
             bound = e.bound
     else:

@@ -82,7 +82,8 @@ class Summary:
             for cls, rs in sorted(self.classes.items(), key=lambda kv: -len(kv[1])):
                 ex = rs[0]
                 by_opt = Counter(r.opt for r in rs)
-                lines.append(f"  {len(rs):4d} ({', '.join(f'{o} {c}' for o, c in sorted(by_opt.items()))}): {cls}")
+                levels = ", ".join(f"{o} {c}" for o, c in sorted(by_opt.items()))
+                lines.append(f"  {len(rs):4d} ({levels}): {cls}")
                 partial = Counter(r.partial for r in rs if r.partial)
                 lines.append(f"       e.g. seed {ex.seed} {ex.opt}: {ex.detail.splitlines()[0][:200]}")
                 if partial:

@@ -63,8 +63,12 @@ def test_python_draws_the_driver_points(tmp_path: Path) -> None:
     src = tmp_path / "points.c"
     src.write_text(DRIVER + """
 static void ev(const double *u, int n, double *o) { o[0] = u[0] + n; }
-static void fw(const double *u, const double *du, int n, double *o, double *d) { (void)u; (void)n; (void)o; d[0] = du[0]; }
-static void rv(const double *u, const double *w, int n, double *o, double *g) { (void)u; (void)w; (void)n; (void)o; g[0] = 1; g[1] = 0; g[2] = 0; }
+static void fw(const double *u, const double *du, int n, double *o, double *d) {
+    (void)u; (void)n; (void)o; d[0] = du[0];
+}
+static void rv(const double *u, const double *w, int n, double *o, double *g) {
+    (void)u; (void)w; (void)n; (void)o; g[0] = 1; g[1] = 0; g[2] = 0;
+}
 static const struct rp_entry t[] = {{"f", 3, 0, 1, 5, 1e-6, ev, fw, rv, 4242ULL}};
 int main(int argc, char **argv) { return rp_main(t, 1, argc, argv); }
 """)
