@@ -63,30 +63,36 @@ def _build_result(fn: RandomFunction, opt: str, b: BuildOutcome) -> Result:
                   features=list(fn.features))
 
 
-def check_functions(fns: list[RandomFunction], opt: str, workdir: Path) -> list[Result]:
-    """Outcomes of fns at `opt` (e.g. "-O2"), built in as few units as possible."""
+def check_functions(fns: list[RandomFunction], opt: str, workdir: Path,
+                    modes: tuple[str, ...] = ("fwd", "rev"), single_mode: bool = True) -> list[Result]:
+    """Outcomes of fns at `opt` (e.g. "-O2"), built in as few units as possible, in
+    `modes`; with single_mode, a rejected function is also tried in each mode alone."""
     workdir.mkdir(parents=True, exist_ok=True)
     results: list[Result] = []
     remaining = list(fns)
     while remaining:
         tag = f"{remaining[0].seed}{opt}"
         source, exe = workdir / f"unit{tag}.c", workdir / f"unit{tag}"
-        source.write_text(render_unit(remaining))
+        source.write_text(render_unit(remaining, modes))
         b = build(source, opt, exe)
         if b.status == "built":
             results += _run_unit(remaining, opt, exe)
             break
         named = {_seed_of(f) for f in b.functions()} - {None}
         culprits = [f for f in remaining if f.seed in named]
+        def rejected(f: RandomFunction, b: BuildOutcome = b) -> Result:
+            r = _build_result(f, opt, b)
+            return _single_mode(f, r, workdir) if single_mode and len(modes) > 1 else r
+
         if culprits and b.status == "rejected":
-            results += [_single_mode(f, _build_result(f, opt, b), workdir) for f in culprits]
+            results += [rejected(f) for f in culprits]
             remaining = [f for f in remaining if f not in culprits]
         elif len(remaining) == 1:
-            results.append(_single_mode(remaining[0], _build_result(remaining[0], opt, b), workdir))
+            results.append(rejected(remaining[0]))
             break
         else:  # no function named: build each alone
             for f in remaining:
-                results += check_functions([f], opt, workdir)
+                results += check_functions([f], opt, workdir, modes, single_mode)
             break
     return results
 

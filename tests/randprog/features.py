@@ -38,8 +38,9 @@ FEATURES: tuple[Feature, ...] = (
     Feature("helper", 0.55, "helpers: static, static inline, noinline, plain; scalar, "
             "reduction, in-place and out-parameter kinds"),
     Feature("recursion", 0.25, "bounded recursion (linear and on arrays)"),
-    Feature("fnptr", 0.35, "function-pointer tables (const and local), pointers chosen "
-            "by data, in structs, passed to an apply helper"),
+    Feature("fnptr", 0.35, "function pointers: const global tables indexed by an int, a "
+            "pointer chosen by data, local arrays of structs holding them, an apply helper; "
+            "now and then a libm function itself"),
     Feature("libm", 0.9, "libm in safe domains: sin cos tan exp exp2 expm1 log log1p "
             "log2 log10 sqrt cbrt pow hypot atan atan2 asin acos sinh cosh tanh asinh "
             "acosh atanh erf erfc fma"),

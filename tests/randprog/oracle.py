@@ -24,8 +24,11 @@ Three independent oracles, all at the same point u (see check_driver.c):
    disagreement among the passes of the 1,000-program campaign is in
    docs/reliability.md), float code ~1e-5..1e-3 (its rounding, 6e-8, is amplified by
    1/h). The forward Jacobian must match within TOL_FD * (|fd| + S_i + FLOOR G):
-   1e-6 (double), 1e-2 (float). A wrong derivative rule is off by O(1) of the entry,
-   a dropped term by the size of that term: far above either.
+   1e-6 (double), 1e-2 (float), plus FD_BLIND * |o_i|: a change of o_i below its
+   rounding is invisible to differences over the smallest step, so a derivative
+   smaller than ~eps |o_i| / h is not checked by FD (float code: 1e-4 |o_i|; the
+   forward/reverse checks still cover it). A wrong derivative rule is off by O(1) of
+   the entry, a dropped term by the size of that term: far above either.
 3. The primal results of the forward and reverse calls (y written by the derivative)
    equal those of the plain call to TOL_PRIMAL = 1e-13 relative, in float code too:
    the derivative runs the same operations in the same order, so they agree
@@ -52,6 +55,10 @@ FD_TRUST = 0.1
 """Ridders' error estimate must be below FD_TRUST * TOL_FD (relative) to use FD."""
 FLOOR = 1e-3
 """Fraction of the global scale G added to every output's scale (see above)."""
+FD_BLIND = {"double": 1e-11, "float": 1e-4}
+"""What finite differences cannot see, relative to |o_i|: changes of an output below
+its rounding (2e-16 or 6e-8 of |o_i|, times a few) over the smallest step (5e-4 for
+double, 2.4e-3 for float code)."""
 
 
 @dataclass
@@ -214,13 +221,16 @@ def _fd_problems(m: Measurement, jf: list[list[float]], scales: list[float],
     err = [[m.fd[i, j][1] for j in range(m.nu)] for i in range(m.no)]
     if not all(math.isfinite(v) for row in fd + err for v in row):
         return [], False, 0.0
-    if any(err[i][j] > FD_TRUST * tol * (abs(fd[i][j]) + scales[i])
-           for i in range(m.no) for j in range(m.nu)):
+
+    def allowed(i: int, j: int) -> float:
+        return tol * (abs(fd[i][j]) + scales[i]) + FD_BLIND[precision] * abs(m.o[i])
+
+    if any(err[i][j] > FD_TRUST * allowed(i, j) for i in range(m.no) for j in range(m.nu)):
         return [], False, 0.0
     worst, out = 0.0, []
     for i in range(m.no):
         for j in range(m.nu):
-            rel = abs(jf[i][j] - fd[i][j]) / (abs(fd[i][j]) + scales[i])
+            rel = abs(jf[i][j] - fd[i][j]) / allowed(i, j) * tol
             worst = max(worst, rel)
             if rel > tol:
                 out.append(f"d o{i}/d u{j}: {mode} {jf[i][j]!r}, finite differences {fd[i][j]!r}")
