@@ -42,8 +42,8 @@ class Result:
     features: list[str] = field(default_factory=list)
     precision: str = "double"
     partial: str = ""
-    """For a rejected function: how the mode that builds alone did ("reverse only:
-    pass"), or "" when neither mode builds alone."""
+    """For a rejected function: how the first mode that builds alone did ("reverse
+    only: pass"), or why each mode alone is rejected too."""
 
     @property
     def failed(self) -> bool:
@@ -102,12 +102,14 @@ def _single_mode(fn: RandomFunction, rejected: Result, workdir: Path) -> Result:
     wrong gradient there is a failure like any other, a pass is noted."""
     if rejected.outcome != "rejected":
         return rejected
+    notes = []
     for mode, label in (("rev", "reverse"), ("fwd", "forward")):
         tag = f"{fn.seed}{rejected.opt.split()[0]}{mode}"
         source, exe = workdir / f"unit{tag}.c", workdir / f"unit{tag}"
         source.write_text(render_unit([fn], (mode,)))
         b = build(source, rejected.opt, exe)
         if b.status == "rejected":
+            notes.append(f"{label} only: rejected: {rejection_class(b.message)}")
             continue
         if b.status != "built":
             failed = _build_result(fn, rejected.opt, b)
@@ -119,6 +121,7 @@ def _single_mode(fn: RandomFunction, rejected: Result, workdir: Path) -> Result:
             return r
         rejected.partial = f"{label} only: {r.outcome}"
         return rejected
+    rejected.partial = "; ".join(notes)
     return rejected
 
 

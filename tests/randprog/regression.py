@@ -7,6 +7,7 @@ and the primal outputs written by the derivative calls against the plain call.
 from __future__ import annotations
 
 import tempfile
+import textwrap
 from pathlib import Path
 
 from .build import build, run
@@ -118,7 +119,8 @@ int main(void) {{
     return 0;
 }}
 """
-    header = (f"// {reason or 'A wrong gradient found by the random-program tester.'}\n"
+    why = textwrap.wrap(reason or "A wrong gradient found by the random-program tester.", 86)
+    header = ("".join(f"// {line}\n" for line in why) +
               f"// Reduced from tests/randprog seed {fn.seed} (found at {opt}). Forward and reverse\n"
               f"// mode against finite differences (Ridders) at the failing point, and the\n"
               f"// primal results of the derivative calls against the plain call.\n"

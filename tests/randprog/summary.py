@@ -30,10 +30,14 @@ class Summary:
     resampled: int = 0
     """Passing results that needed more than one input point."""
     seeds: set[int] = field(default_factory=set)
+    by_feature: Counter[tuple[str, bool]] = field(default_factory=Counter)
+    """(feature, rejected?) -> results of functions using the feature."""
 
     def add(self, r: Result) -> None:
         self.counts[r.opt, r.outcome] += 1
         self.seeds.add(r.seed)
+        for f in r.features:
+            self.by_feature[f, r.outcome == "rejected"] += 1
         if r.outcome == "rejected":
             self.classes[r.rejection_class].append(r)
         if r.failed:
@@ -58,6 +62,9 @@ class Summary:
     def _count(self, outcome: str, opt: str | None = None) -> int:
         return sum(n for (o, out), n in self.counts.items()
                    if out == outcome and (opt is None or o == opt))
+
+    def _uses(self, feature: str) -> int:
+        return self.by_feature[feature, True] + self.by_feature[feature, False]
 
     def progress_line(self) -> str:
         parts = [f"{o} {self._count(o)}" for o in ORDER if self._count(o)]
@@ -86,9 +93,12 @@ class Summary:
                 lines.append(f"  {len(rs):4d} ({levels}): {cls}")
                 partial = Counter(r.partial for r in rs if r.partial)
                 lines.append(f"       e.g. seed {ex.seed} {ex.opt}: {ex.detail.splitlines()[0][:200]}")
-                if partial:
-                    lines.append("       the other mode alone: "
-                                 + ", ".join(f"{k} {n}" for k, n in sorted(partial.items())))
+                for k, n in sorted(partial.items(), key=lambda kv: -kv[1]):
+                    lines.append(f"       {n:4d} x each mode alone: {k[:200]}")
+        features = sorted({f for f, _ in self.by_feature},
+                          key=lambda f: -self.by_feature[f, True] / self._uses(f))
+        lines.append("rejection rate of the programs using each feature: " + ", ".join(
+            f"{f} {100 * self.by_feature[f, True] / self._uses(f):.0f}%" for f in features))
         if self.failures:
             lines.append("failures:")
             for r in sorted(self.failures, key=lambda r: (r.seed, r.opt)):
