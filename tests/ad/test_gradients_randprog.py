@@ -23,6 +23,7 @@ XFAIL: dict[str, str] = {
     "memset_one_input_element": ISSUE17_INT_STORE,
     "memcpy_const_into_input": ISSUE17_INT_STORE,
     "memset_one_local_element": ISSUE17_INT_STORE,
+    "memcpy_const_into_local": ISSUE17_INT_STORE,
 }
 
 

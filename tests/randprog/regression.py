@@ -6,6 +6,8 @@ and the primal outputs written by the derivative calls against the plain call.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import tempfile
 import textwrap
 from pathlib import Path
@@ -131,9 +133,13 @@ int main(void) {{
 
 
 def write_regression(fn: RandomFunction, opt: str, point: int, out: Path, reason: str) -> int:
-    if fn.signature.precision == "float":
-        print(f"warning: {fn.name} computes in float: FD at h = 1e-3 is good to ~1e-4, looser "
-              "than gradcheck allows (1e-5); reduce the float code away or use an analytic reference")
+    """Write the gradcheck program of fn (its code possibly reduced) to out."""
+    precision = "float" if re.search(r"\bfloat\b", fn.code) else "double"
+    fn = dataclasses.replace(fn, signature=dataclasses.replace(fn.signature, precision=precision))
+    if precision == "float":
+        print(f"warning: {fn.name} computes in float: finite differences are good to ~1e-4, "
+              "looser than gradcheck allows (1e-5); reduce the float code away or write an "
+              "analytic reference")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(render_regression(fn, point, opt, reason, _scale(fn, opt, point)))
     print(f"wrote {out}")

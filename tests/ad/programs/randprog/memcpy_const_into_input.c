@@ -1,6 +1,6 @@
-// memcpy of one double from a constant table over an active input element (folded to an
-// integer store) keeps the old shadow: the gradient of the overwritten value leaks
-// (issue 17 item 1)
+// memcpy of one double from a constant table over an element of the active input x,
+// emitted as an integer store, keeps the element's old shadow: the constant read
+// afterwards has derivative 1 instead of 0 (issue 17 item 1)
 // Reduced from tests/randprog seed 223 (found at -O0). Forward and reverse
 // mode against finite differences (Ridders) at the failing point, and the
 // primal results of the derivative calls against the plain call.

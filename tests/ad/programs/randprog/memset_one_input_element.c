@@ -1,6 +1,6 @@
-// memset(&x[0], 0, sizeof(double)) over an active input (an integer store of 0 after -O0
-// lowering) keeps its old tangent/adjoint: x[0] read afterwards has derivative 1 instead
-// of 0 (issue 17 item 1)
+// memset(&x[0], 0, sizeof(double)) over an active input, which clang emits as an integer
+// store of 0, keeps the old tangent (forward) and adjoint (reverse) of x[0]: the zero
+// read afterwards has derivative 1 instead of 0 (issue 17 item 1)
 // Reduced from tests/randprog seed 41 (found at -O0). Forward and reverse
 // mode against finite differences (Ridders) at the failing point, and the
 // primal results of the derivative calls against the plain call.

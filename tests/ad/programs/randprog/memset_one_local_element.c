@@ -1,5 +1,5 @@
 // memset of one element of a local array of active values (an integer store of 0) keeps
-// its old shadow: the value read back carries the derivative of what was overwritten
+// its old shadow: the zero read back carries the derivative of the value it overwrote
 // (issue 17 item 1)
 // Reduced from tests/randprog seed 290 (found at -O0). Forward and reverse
 // mode against finite differences (Ridders) at the failing point, and the
