@@ -74,7 +74,7 @@ def _compile_one(session: Session, number: int, inp: Input, destination: str,
                           deferrable=inv.phase == Phase.OBJECT)
     built = session.temp(stem + ".out" + _SUFFIX[(inv.phase, inv.emit_llvm)])
     if inv.emit_llvm and assembly:
-        with open(built, "w", encoding="utf-8") as f:
+        with open(built, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(text or "")
     elif inv.emit_llvm:
         shutil.copyfile(module, built)

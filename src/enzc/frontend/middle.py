@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING
 
 from enzc.ad import ENTRY_POINT_MARK, run_ad_stage
 from enzc.errors import EnzcError
+from enzc.frontend import ad_cache
 from enzc.frontend.passes import run_ad_cleanup, run_o2_star
 from enzc.frontend.preserve import keep_registrations, mark_registered_noinline
 from enzc.frontend.session import Session
+from enzc.isolation import step
 from enzc.lto import irmodule
 
 if TYPE_CHECKING:
@@ -32,7 +34,7 @@ class Lowered:
 
     def text(self) -> str:
         """The module as textual IR."""
-        return self.ad_text if self.ad_text is not None else str(self.module)
+        return self.ad_text if self.ad_text is not None else irmodule.module_text(self.module)
 
 
 def names_entry_points(module: ModuleRef) -> bool:
@@ -43,6 +45,7 @@ def names_entry_points(module: ModuleRef) -> bool:
 
 def optimize(session: Session, module: ModuleRef) -> None:
     """The pre-AD pipeline: O2*, or SROA only with --enzc-ad-before-opt."""
+    step("promoting allocas (SROA)" if session.inv.enzc.ad_before_opt else "running O2*")
     with session.times.stage("O2*"):
         if session.inv.enzc.ad_before_opt:
             run_ad_cleanup(module)
@@ -58,19 +61,23 @@ def differentiate(session: Session, module: ModuleRef, stem: str, label: str) ->
     `stem` names the kept intermediate files, `label` the module in messages.
     """
     if session.inv.enzc.keep_temps is not None:
-        session.keep_text(f"{stem}.pre-ad.ll", str(module))
+        session.keep_text(f"{stem}.pre-ad.ll", irmodule.module_text(module))
     if not names_entry_points(module):
         return Lowered(module, None)
     with session.times.stage("print"):
-        text = str(module)
+        text = irmodule.module_text(module)
+    step("running the AD stage")
     with session.times.stage("AD"):
-        result = run_ad_stage(text, session.inv.enzc.ad)
+        result = ad_cache.differentiate(run_ad_stage, text, session.inv.enzc.ad,
+                                        session.inv.enzc.cache)
     if result == text:
         return Lowered(module, None)
     session.keep_text(f"{stem}.post-ad.ll", result)
     with session.times.stage("parse"):
         try:
-            after = irmodule.parse_module(result.encode(), f"{label} after AD")
+            step("reading the AD stage's output")
+            after = irmodule.parse_module(result.encode("utf-8", "surrogateescape"),
+                                          f"{label} after AD")
         except irmodule.IRError as err:
             raise EnzcError(f"{err} -- the AD stage produced invalid IR; this is a bug in "
                             "enzc (--enzc-keep-temps DIR keeps the module)") from None
