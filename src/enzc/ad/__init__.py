@@ -8,11 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from enzc.ad.diagnostics import ADError
 from enzc.errors import EnzcError
-
-
-class ADError(EnzcError):
-    """The AD engine cannot differentiate something; the message says where and why."""
 
 
 @dataclass(frozen=True)
@@ -59,3 +56,6 @@ def run_ad_stage(module_text: str, options: ADOptions = ADOptions()) -> str:
             raise EnzcError(f"enzc: error: the AD stage produced invalid IR (a bug in enzc):\n"
                           f"{err}") from None
     return print_module(module)
+
+
+__all__ = ["ADError", "ADOptions", "ENTRY_POINT_MARK", "run_ad_stage"]

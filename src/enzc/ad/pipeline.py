@@ -16,10 +16,10 @@ from enzc.ir.module import Function, Module
 from enzc.ir.values import ConstantExpr, Value
 
 from enzc.ad.callsite import REVERSE_MARK, CallSiteLowering, is_entry_point
-from enzc.ad.cache_report import report as cache_report
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.markers import apply_registrations
-from enzc.ad.synthesis import DerivativeCache
+from enzc.ad.synth.cache_report import report as cache_report
+from enzc.ad.synth.derivatives import DerivativeCache
 
 OTHER_MODES = ("__enzyme_fwdsplit",)
 """Entry points of later issues: a clear error until they are implemented."""
@@ -49,6 +49,7 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
             elif callee is not None and (builtin := _unsupported_builtin(callee.name or "")):
                 raise ad_error(module, inst, caller.name or "?",
                                f"'{builtin}' is not supported yet (enzc has __enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd/__enzyme_reverse)")
+        derivatives.types.forget(caller)  # its entry calls are calls of derivatives now
     lowering.remove_markers()
     if print_cache:
         for s in derivatives.split_done.values():

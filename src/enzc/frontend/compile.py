@@ -14,7 +14,8 @@ import sys
 from functools import partial
 
 from enzc.ad import ENTRY_POINT_MARK, ADError
-from enzc.frontend import middle, steps
+import enzc.frontend.middle as middle
+import enzc.frontend.steps as steps
 from enzc.frontend.args import Input, InputKind, Phase, UsageError
 from enzc.frontend.deps import dependency_file, replace_extension
 from enzc.frontend.outputs import publish

@@ -17,7 +17,8 @@ from functools import partial
 
 from enzc import isolation
 
-from enzc.frontend import middle, steps
+import enzc.frontend.middle as middle
+import enzc.frontend.steps as steps
 from enzc.frontend.args import Input, InputKind
 from enzc.frontend.deps import DepFile, dependency_file
 from enzc.frontend.outputs import publish

@@ -4,17 +4,17 @@ A function named in `__enzyme_register_gradient_*`, `__enzyme_inactivefn` or
 `__enzyme_function_like` must still be *called* when the AD stage runs: once the
 optimizer inlines it, its call (and with it the custom derivative, the
 inactivity or the rule) is gone and its body would be differentiated instead.
-clang's -O2 inlines such small functions in the translation unit that defines
-them, so a unit whose bitcode mentions a registration is compiled again without
-LLVM passes, the registered functions are marked `noinline`, and O2* runs
-in-process (the same pipeline, now honouring the mark).
+-O2 inlines such small functions in the translation unit that defines them. The
+frontend emits every unit's IR before any LLVM pass; when that IR mentions a
+registration, the registered functions are marked `noinline` and O2* runs
+in-process (the same pipeline, now honouring the mark) instead of in a second clang.
 
 The registration array itself is unused data: a `static` one (or a C++ `const`,
 `inline` or anonymous-namespace one) is not even emitted by clang unless
 `-femit-all-decls`, and O2 deletes it. So a source whose text (or a project
-header it includes) names a registration is compiled with `-femit-all-decls` and without
-LLVM passes from the start, and `keep_registrations` adds the discardable
-registration globals to `@llvm.compiler.used` before any optimization.
+header it includes) names a registration is compiled with `-femit-all-decls`, and
+`keep_registrations` adds the discardable registration globals to
+`@llvm.compiler.used` before any optimization.
 Units without registrations (almost all) pay nothing but byte searches.
 """
 
@@ -40,8 +40,6 @@ if TYPE_CHECKING:
 
 _MARKS = tuple(m.encode() for m in (*REGISTRATION_MARKS, *ANNOTATION_MARKS))
 
-UNOPTIMIZED = ["-Xclang", "-disable-llvm-passes"]
-"""Added to the frontend's O2* command: IR as -O2 would start optimizing it."""
 EMIT_ALL_DECLS = ["-femit-all-decls"]
 """Makes clang emit unused `static` registration arrays."""
 
@@ -93,12 +91,12 @@ def source_registers(path: str, quote_dirs: Sequence[str], include_dirs: Sequenc
     return False
 
 
-def optimize_keeping_registered(bitcode_path: str, label: str) -> None:
+def optimize_keeping_registered(unoptimized_path: str, out_path: str, label: str) -> None:
     """Keep the registrations of unoptimized bitcode, mark the functions they name
-    `noinline`, run O2*, write the result back."""
+    `noinline`, run O2*, write the result to `out_path`."""
     from enzc.frontend.passes import run_o2_star
 
-    with open(bitcode_path, "rb") as f:
+    with open(unoptimized_path, "rb") as f:
         data = f.read()
     with irmodule.LLVM_LOCK:
         module = irmodule.parse_module(data, label)
@@ -106,7 +104,7 @@ def optimize_keeping_registered(bitcode_path: str, label: str) -> None:
         mark_registered_noinline(module)
         run_o2_star(module)
         out = module.as_bitcode()
-    with open(bitcode_path, "wb") as f:
+    with open(out_path, "wb") as f:
         f.write(out)
 
 

@@ -12,13 +12,15 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar
 
-from enzc.frontend import enzyme_attributes, irinput, preserve
+import enzc.frontend.enzyme_attributes as enzyme_attributes
+import enzc.frontend.irinput as irinput
+import enzc.frontend.preserve as preserve
 from enzc.frontend.args import Input, InputKind
 from enzc.frontend.deps import DepFile
 from enzc.frontend.runner import Result, ToolFailed
-from enzc.frontend.optlevel import level_macro_flags
+from enzc.frontend.optlevel import frontend_level, level_macro_flags
 from enzc.frontend.session import Session
-from enzc.frontend.toolchain import O0_OPTIMIZABLE, O2_STAR, OBJCOPY
+from enzc.frontend.toolchain import NO_LLVM_PASSES, O0_OPTIMIZABLE, O2_STAR_ON_IR, OBJCOPY
 from enzc.lto.elfobj import BITCODE_SECTION
 
 T = TypeVar("T")
@@ -34,43 +36,60 @@ def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
              capture: bool) -> Result:
     """Source (or IR) -> bitcode at O2* (or -O0 for --enzc-ad-before-opt).
 
-    Without LLVM passes (optimized in-process afterwards) when the unit registers
-    derivatives (see `preserve`) or is instrumented by a sanitizer: instrumentation
-    must come after AD, so clang only marks the functions (`sanitize_address`, ...)
-    here and adds the checks at code generation.
+    Two steps, as `clang -save-temps` takes them: clang emits its IR (at the user's -O
+    level, -O2 if it does not optimize) without running LLVM passes, then O2* (-O2
+    restricted by pass-builder options, see `passes`)
+    optimizes it, by a second clang on that IR (so sources still compile in parallel)
+    or in-process when the unit registers derivatives (see `preserve`) or a sanitizer
+    instruments it (instrumentation must come after AD: clang only marks the functions,
+    `sanitize_address`, ..., and adds the checks at code generation). One clang with
+    -fno-unroll-loops on the source would write `llvm.loop.unroll.disable` on every loop
+    and slow down the final code.
     """
     inv = session.inv
-    level = O0_OPTIMIZABLE if inv.enzc.ad_before_opt else O2_STAR
-    renamed: tuple[str, str] | None = None
-    registers = preserve.source_registers(inp.path, *session.user_include_dirs())
-    unoptimized = session.instruments or (registers and not inv.enzc.ad_before_opt)
-    passes = preserve.UNOPTIMIZED if unoptimized else []
-    if inp.kind == InputKind.IR:  # IR input: optimize only; preprocessing flags are moot
-        source = irinput.prepared_input(inp.path, bitcode + ".markers.ll")
-        renamed = (source, inp.path) if source != inp.path else None
-        argv = [session.compiler, *session.common_flags(), *level, *passes, "-emit-llvm", "-c",
-                *lang_flags(inp), source, "-o", bitcode]
-    else:
-        enzyme_attributes.check_source(inp.path)
-        # The user's -D/-U come after the level macros, so they still win.
-        macros = level_macro_flags(inv.opt, level[0])
-        color = ["-fcolor-diagnostics"] if capture and _wants_color(inv.flags) else []
-        emit_all = preserve.EMIT_ALL_DECLS if registers else []
-        if registers:  # the unit may use Enzyme's attributes: make them clang annotations
-            macros = [*macros, *enzyme_attributes.ATTRIBUTE_MACROS]
-        argv = [session.compiler, *macros, *session.common_flags(), *session.include_flags(),
-                *inv.frontend_flags, *color, *level, *passes, *emit_all, "-emit-llvm", "-c",
-                *lang_flags(inp), inp.path, "-o", bitcode, *(dep.flags if dep else [])]
-    result = _run_frontend(session, argv, capture, renamed)
-    if result.returncode != 0 or inv.enzc.ad_before_opt:
+    registers = inp.kind != InputKind.IR and preserve.source_registers(
+        inp.path, *session.user_include_dirs())
+    if inv.enzc.ad_before_opt:
+        return _emit_ir(session, inp, O0_OPTIMIZABLE, registers, bitcode, dep, capture)
+    unoptimized = bitcode.removesuffix(".bc") + ".noopt.bc"
+    level = [frontend_level(inv.opt), *NO_LLVM_PASSES]
+    result = _emit_ir(session, inp, level, registers, unoptimized, dep, capture)
+    if result.returncode != 0:
         return result
-    if not unoptimized and preserve.registers_functions(bitcode):
-        # Registered derivatives: redo the unit so their functions survive inlining.
-        unoptimized = True
-        result = _run_frontend(session, [*argv, *preserve.UNOPTIMIZED], capture, renamed)
-    if result.returncode == 0 and unoptimized:
-        preserve.optimize_keeping_registered(bitcode, inp.path)
-    return result
+    if registers or session.instruments or preserve.registers_functions(unoptimized):
+        preserve.optimize_keeping_registered(unoptimized, bitcode, inp.path)
+        return result
+    argv = [session.compiler, *session.common_flags(), *O2_STAR_ON_IR, "-emit-llvm", "-c",
+            "-x", "ir", unoptimized, "-o", bitcode]
+    optimized = session.runner.run(argv, capture=capture)
+    return Result(optimized.returncode, result.stderr + optimized.stderr)
+
+
+def _emit_ir(session: Session, inp: Input, level: list[str], registers: bool, out: str,
+             dep: DepFile | None, capture: bool) -> Result:
+    """The IR of a source (preprocessed as at the user's -O level) or of an IR input.
+
+    A unit that may register derivatives gets `-femit-all-decls` and Enzyme's
+    attributes as clang annotations (`registers`, see `preserve`).
+    """
+    inv = session.inv
+    if inp.kind == InputKind.IR:  # preprocessing flags are moot
+        source = irinput.prepared_input(inp.path, out + ".markers.ll")
+        renamed = (source, inp.path) if source != inp.path else None
+        argv = [session.compiler, *session.common_flags(), *level, "-emit-llvm", "-c",
+                *lang_flags(inp), source, "-o", out]
+        return _run_frontend(session, argv, capture, renamed)
+    enzyme_attributes.check_source(inp.path)
+    # The user's -D/-U come after the level macros, so they still win.
+    macros = level_macro_flags(inv.opt, level[0])
+    color = ["-fcolor-diagnostics"] if capture and _wants_color(inv.flags) else []
+    emit_all = preserve.EMIT_ALL_DECLS if registers else []
+    if registers:  # the unit may use Enzyme's attributes: make them clang annotations
+        macros = [*macros, *enzyme_attributes.ATTRIBUTE_MACROS]
+    argv = [session.compiler, *macros, *session.common_flags(), *session.include_flags(),
+            *inv.frontend_flags, *color, *level, *emit_all, "-emit-llvm", "-c",
+            *lang_flags(inp), inp.path, "-o", out, *(dep.flags if dep else [])]
+    return _run_frontend(session, argv, capture, None)
 
 
 def _run_frontend(session: Session, argv: list[str], capture: bool,
