@@ -8,11 +8,11 @@ import sys
 from dataclasses import dataclass
 
 from enzc.frontend.args import Input, InputKind, Invocation
+from enzc.frontend.interrupts import InterruptGuard
+from enzc.frontend.outputs import write_output
 from enzc.frontend.runner import Runner
 from enzc.frontend.timing import StageTimes
 from enzc.frontend.toolchain import CLANG, CLANGXX, runtime_include_dir
-
-_INCLUDE_OPTIONS = ("-iquote", "-I", "-isystem", "-idirafter")
 
 
 @dataclass
@@ -24,6 +24,12 @@ class Session:
     """Private temporary directory, removed when enzcc exits."""
     runner: Runner
     times: StageTimes
+    interrupts: InterruptGuard
+
+    def publish(self, built: str, destination: str) -> None:
+        """Put the finished file `built` at `destination` (unless a signal came first)."""
+        self.interrupts.check()
+        write_output(built, destination)
 
     def temp(self, name: str) -> str:
         """A path inside the temporary directory."""
@@ -68,17 +74,17 @@ class Session:
         """
         return any(f.startswith("-fsanitize") for f in self.inv.flags)
 
-    def user_include_dirs(self) -> tuple[list[str], list[str]]:
-        """The directories the user gave for `#include "..."` only (-iquote) and for
-        both spellings (-I, -isystem, -idirafter), each in command-line order."""
-        found: dict[str, list[str]] = {option: [] for option in _INCLUDE_OPTIONS}
+    def sysroot(self) -> str:
+        """The root clang's header search starts from (-isysroot, else --sysroot)."""
+        found = {"-isysroot": None, "--sysroot": None}
         flags = self.inv.flags
         for i, flag in enumerate(flags):
-            if flag in found and i + 1 < len(flags):
-                found[flag].append(flags[i + 1])
-            elif flag.startswith("-I") and len(flag) > 2:
-                found["-I"].append(flag[2:])
-        return found["-iquote"], [*found["-I"], *found["-isystem"], *found["-idirafter"]]
+            for option in found:
+                if flag == option and i + 1 < len(flags):
+                    found[option] = flags[i + 1]
+                elif flag.startswith(option + "="):
+                    found[option] = flag.split("=", 1)[1]
+        return found["-isysroot"] or found["--sysroot"] or "/"
 
     def opt_flags(self) -> list[str]:
         """The user's -O level, for the final code generation."""

@@ -10,9 +10,10 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import dataclass
 from typing import TypeVar
 
-from enzc.frontend import enzyme_attributes, irinput, preserve
+from enzc.frontend import enzyme_attributes, irinput, preserve, spool
 from enzc.frontend.args import Input, InputKind
 from enzc.frontend.deps import DepFile
 from enzc.frontend.runner import Result, ToolFailed
@@ -30,62 +31,119 @@ def lang_flags(inp: Input) -> list[str]:
     return ["-x", inp.lang] if inp.lang is not None else []
 
 
+@dataclass(frozen=True)
+class _Source:
+    """What clang is given for an input, and how its messages name the user's file."""
+
+    argument: str
+    stdin: bytes | None = None
+    """Fed to clang's standard input (for `-`: the copy enzcc read once)."""
+    flags: tuple[str, ...] = ()
+    renamed: tuple[str, str] | None = None
+    """(file clang compiles, the user's name for it): diagnostics show the latter."""
+
+
+def _source(inp: Input, rewritten_ir: str | None) -> _Source:
+    """The input as clang should read it: itself, stdin fed from enzcc's copy, the copy
+    of a pipe or device, or (IR) the text with its markers rewritten (`irinput`)."""
+    name = "<stdin>" if inp.path == spool.STDIN else inp.path
+    if inp.kind == InputKind.IR and rewritten_ir is not None:
+        prepared = irinput.prepared_input(inp.readable, rewritten_ir)
+        if prepared != inp.readable:
+            return _Source(prepared, renamed=(prepared, name))
+    if inp.path == spool.STDIN and inp.copy is not None:
+        with open(inp.copy, "rb") as f:
+            return _Source(inp.path, stdin=f.read())
+    if inp.copy is not None:
+        return _Source(inp.copy, flags=tuple(spool.copy_flags(inp.path, inp.copy)),
+                       renamed=(inp.copy, inp.path))
+    return _Source(inp.path)
+
+
 def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
              capture: bool) -> Result:
     """Source (or IR) -> bitcode at O2* (or -O0 for --enzc-ad-before-opt).
 
     Without LLVM passes (optimized in-process afterwards) when the unit registers
-    derivatives (see `preserve`) or is instrumented by a sanitizer: instrumentation
-    must come after AD, so clang only marks the functions (`sanitize_address`, ...)
-    here and adds the checks at code generation.
+    derivatives (see `preserve`: decided from the source, then from the headers
+    clang read and the bitcode it wrote, compiling again if needed) or is
+    instrumented by a sanitizer: instrumentation must come after AD, so clang only
+    marks the functions (`sanitize_address`, ...) here and adds the checks at code
+    generation. clang's diagnostics are those of the last run.
     """
+    source = _source(inp, bitcode + ".markers.ll")
+    if inp.kind != InputKind.IR:
+        shown_as = "<stdin>" if inp.path == spool.STDIN else inp.path
+        enzyme_attributes.check_source(inp.readable, shown_as)
+    registers = preserve.source_registers(inp.readable)
+    record = None if registers or inp.kind == InputKind.IR else _header_record(session, bitcode)
+    result = _run_captured(session, _frontend_argv(session, inp, source, bitcode, dep,
+                                                   registers, record), source)
+    if result.returncode == 0 and not registers and (
+            preserve.registers_functions(bitcode)
+            or (record is not None and record.names_mark(session.sysroot()))):
+        registers = True  # compile again, keeping the registrations
+        result = _run_captured(session, _frontend_argv(session, inp, source, bitcode, dep,
+                                                       registers, None), source)
+    if result.returncode == 0 and dep is not None and source.renamed is not None:
+        spool.restore_dependency_file(dep.built, *source.renamed)
+    if result.returncode == 0 and not session.inv.enzc.ad_before_opt and (
+            registers or session.instruments):
+        preserve.optimize_keeping_registered(bitcode, inp.path)
+    return _replay_unless(capture, result)
+
+
+def _header_record(session: Session, bitcode: str) -> preserve.HeaderRecord:
+    """Where the frontend is to record the headers it reads (see `preserve`)."""
+    flags = session.inv.flags
+    own_listing = "-H" in flags or "--trace-includes" in flags or "CC_PRINT_HEADERS" in os.environ
+    return preserve.HeaderRecord(bitcode + ".headers.dot",
+                                 None if own_listing else bitcode + ".headers.txt",
+                                 system_headers=session.inv.deps.mode != "-MMD")
+
+
+def _frontend_argv(session: Session, inp: Input, source: _Source, bitcode: str,
+                   dep: DepFile | None, registers: bool,
+                   record: preserve.HeaderRecord | None) -> list[str]:
+    """The frontend's command line; `registers` selects the registration-preserving
+    variant, `record` asks for the headers read."""
     inv = session.inv
     level = O0_OPTIMIZABLE if inv.enzc.ad_before_opt else O2_STAR
-    renamed: tuple[str, str] | None = None
-    registers = preserve.source_registers(inp.path, *session.user_include_dirs())
     unoptimized = session.instruments or (registers and not inv.enzc.ad_before_opt)
     passes = preserve.UNOPTIMIZED if unoptimized else []
     if inp.kind == InputKind.IR:  # IR input: optimize only; preprocessing flags are moot
-        source = irinput.prepared_input(inp.path, bitcode + ".markers.ll")
-        renamed = (source, inp.path) if source != inp.path else None
-        argv = [session.compiler, *session.common_flags(), *level, *passes, "-emit-llvm", "-c",
-                *lang_flags(inp), source, "-o", bitcode]
-    else:
-        enzyme_attributes.check_source(inp.path)
-        # The user's -D/-U come after the level macros, so they still win.
-        macros = level_macro_flags(inv.opt, level[0])
-        color = ["-fcolor-diagnostics"] if capture and _wants_color(inv.flags) else []
-        emit_all = preserve.EMIT_ALL_DECLS if registers else []
-        if registers:  # the unit may use Enzyme's attributes: make them clang annotations
-            macros = [*macros, *enzyme_attributes.ATTRIBUTE_MACROS]
-        argv = [session.compiler, *macros, *session.common_flags(), *session.include_flags(),
-                *inv.frontend_flags, *color, *level, *passes, *emit_all, "-emit-llvm", "-c",
-                *lang_flags(inp), inp.path, "-o", bitcode, *(dep.flags if dep else [])]
-    result = _run_frontend(session, argv, capture, renamed)
-    if result.returncode != 0 or inv.enzc.ad_before_opt:
+        return [session.compiler, *session.common_flags(), *level, *passes, "-emit-llvm", "-c",
+                *lang_flags(inp), source.argument, "-o", bitcode]
+    # The user's -D/-U come after the level macros, so they still win.
+    macros = level_macro_flags(inv.opt, level[0])
+    if registers:  # the unit may use Enzyme's attributes: make them clang annotations
+        macros = [*macros, *enzyme_attributes.ATTRIBUTE_MACROS]
+    color = ["-fcolor-diagnostics"] if _wants_color(inv.flags) else []
+    emit_all = preserve.EMIT_ALL_DECLS if registers else []
+    headers = record.flags() if record is not None else []
+    return [session.compiler, *macros, *source.flags, *session.common_flags(),
+            *session.include_flags(), *inv.frontend_flags, *color, *level, *passes, *emit_all,
+            *headers, "-emit-llvm", "-c", *lang_flags(inp), source.argument, "-o", bitcode,
+            *(dep.flags if dep else [])]
+
+
+def _run_captured(session: Session, argv: list[str], source: _Source) -> Result:
+    """Run a clang step on `source`, its stderr captured, naming the user's file."""
+    result = session.runner.run(argv, capture=True, stdin=source.stdin)
+    if source.renamed is None:
         return result
-    if not unoptimized and preserve.registers_functions(bitcode):
-        # Registered derivatives: redo the unit so their functions survive inlining.
-        unoptimized = True
-        result = _run_frontend(session, [*argv, *preserve.UNOPTIMIZED], capture, renamed)
-    if result.returncode == 0 and unoptimized:
-        preserve.optimize_keeping_registered(bitcode, inp.path)
-    return result
+    clang_name, user_name = source.renamed
+    return Result(result.returncode,
+                  result.stderr.replace(os.fsencode(clang_name), os.fsencode(user_name)))
 
 
-def _run_frontend(session: Session, argv: list[str], capture: bool,
-                  renamed: tuple[str, str] | None) -> Result:
-    """Run a frontend command; diagnostics about a rewritten IR input (`renamed`:
-    the file compiled, the user's file) name the user's file."""
-    if renamed is None:
-        return session.runner.run(argv, capture=capture)
-    result = session.runner.run(argv, capture=True)
-    stderr = result.stderr.replace(os.fsencode(renamed[0]), os.fsencode(renamed[1]))
-    if not capture:
-        sys.stderr.buffer.write(stderr)
-        sys.stderr.flush()
-        stderr = b""
-    return Result(result.returncode, stderr)
+def _replay_unless(capture: bool, result: Result) -> Result:
+    """Give the caller the captured stderr, or (not capturing) print it now."""
+    if capture:
+        return result
+    sys.stderr.buffer.write(result.stderr)
+    sys.stderr.flush()
+    return Result(result.returncode, b"")
 
 
 def codegen(session: Session, module: str, out: str, assembly: bool,
@@ -113,10 +171,11 @@ def codegen(session: Session, module: str, out: str, assembly: bool,
 def native_compile(session: Session, inp: Input, out: str, assembly: bool,
                    capture: bool) -> Result:
     """Inputs enzc does not lower to IR (assembly, headers, ...): plain clang."""
-    argv = [session.compiler, *session.common_flags(), *session.include_flags(),
+    source = _source(inp, None)
+    argv = [session.compiler, *source.flags, *session.common_flags(), *session.include_flags(),
             *session.inv.frontend_flags, *session.opt_flags(), "-S" if assembly else "-c",
-            *lang_flags(inp), inp.path, "-o", out]
-    return session.runner.run(argv, capture=capture)
+            *lang_flags(inp), source.argument, "-o", out]
+    return _replay_unless(capture, _run_captured(session, argv, source))
 
 
 def link(session: Session, args: Sequence[str], out: str) -> None:
@@ -131,10 +190,16 @@ def run_jobs(session: Session, jobs: Sequence[Callable[[bool], tuple[Result, T]]
 
     A job gets `capture` (True when several run at once) and returns its tool result
     plus a value. Like cc, all jobs run even if one fails, so every error is shown.
-    If enzcc itself is interrupted, the running tools are stopped before the pool is
-    waited for.
+    A single job runs in the calling thread (a signal interrupts it at once); if
+    enzcc is interrupted while several run, the running tools are stopped and no
+    new one starts before the pool is waited for.
     """
-    capture = len(jobs) > 1
+    if len(jobs) == 1:
+        result, value = jobs[0](False)
+        if result.returncode:
+            raise ToolFailed(result.returncode)
+        return [value]
+    capture = True
     pool = ThreadPoolExecutor(max_workers=max(1, min(len(jobs), os.cpu_count() or 1)))
     try:
         futures = [pool.submit(job, capture) for job in jobs]
@@ -161,5 +226,5 @@ def run_jobs(session: Session, jobs: Sequence[Callable[[bool], tuple[Result, T]]
 
 
 def _wants_color(flags: Sequence[str]) -> bool:
-    """Keep clang's colours when its stderr is captured for in-order replay."""
+    """Keep clang's colours although its stderr is captured (for in-order replay)."""
     return sys.stderr.isatty() and not any(f.startswith(_COLOR_FLAGS) for f in flags)
