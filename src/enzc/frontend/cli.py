@@ -1,4 +1,4 @@
-"""`enzcc` and `enzc++`: entry points, delegation to clang, errors and cleanup.
+"""`enzcc` and `enzc++`: entry points, exit statuses, no tracebacks.
 
 Exit codes: clang's own on a clang failure (its diagnostics already printed),
 1 for enzc's errors, 70 for an internal error, 128+N when a signal N (SIGINT,
@@ -10,6 +10,7 @@ interrupt while enzcc starts up ends it cleanly (see `interrupts`).
 
 from __future__ import annotations
 
+import signal
 import sys
 
 from enzc.errors import EnzcError
@@ -20,12 +21,19 @@ EXIT_INTERNAL = 70
 
 def main_cc() -> None:
     """Console script `enzcc`."""
-    sys.exit(run(sys.argv[1:], cxx=False))
+    _exit(run(sys.argv[1:], cxx=False))
 
 
 def main_cxx() -> None:
     """Console script `enzc++`."""
-    sys.exit(run(sys.argv[1:], cxx=True))
+    _exit(run(sys.argv[1:], cxx=True))
+
+
+def _exit(code: int) -> None:
+    """Exit with `code`; SIGINT from now on (the build is over) ends the process
+    quietly, as SIGTERM does, instead of with a KeyboardInterrupt traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    sys.exit(code)
 
 
 def run(argv: list[str], cxx: bool) -> int:

@@ -8,9 +8,10 @@ signal N.
 Python drops an exception raised while a finalizer, a weakref callback or a ctypes
 callback runs (it only hands it to `sys.unraisablehook`): a signal arriving at that
 moment would be lost and the build would finish with exit status 0. The hook
-installed here sees the dropped `Interrupted` and has the handler raise it again
-at the next opportunity. A second signal while the build unwinds is not raised, so
-the cleanup itself is never cut short.
+installed here sees the dropped `Interrupted`, and a helper thread then has the
+handler raise it again (`_thread.interrupt_main`) until it propagates. A second
+signal while the build unwinds is not raised, so the cleanup itself is never cut
+short.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import _thread
 import signal
 import sys
 import threading
+import time
 from types import FrameType, TracebackType
 from typing import Any
 
@@ -43,7 +45,10 @@ class InterruptGuard:
     def __init__(self) -> None:
         self.signum: int | None = None
         """The first signal received, if any."""
-        self._raise_again = False
+        self._raise_again = threading.Event()
+        """Set while a dropped `Interrupted` waits to be raised again."""
+        self._in_hook = False
+        self._active = False
         self._previous_handlers: dict[int, Any] = {}
         self._previous_hook = sys.unraisablehook
 
@@ -52,10 +57,13 @@ class InterruptGuard:
             self._previous_handlers = {s: signal.signal(s, self._handle) for s in SIGNALS}
         self._previous_hook = sys.unraisablehook
         sys.unraisablehook = self._unraisable
+        self._active = True
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
+        self._active = False
+        self._raise_again.clear()
         for signum, handler in self._previous_handlers.items():
             signal.signal(signum, handler)
         sys.unraisablehook = self._previous_hook
@@ -68,16 +76,25 @@ class InterruptGuard:
     def _handle(self, signum: int, _frame: FrameType | None) -> None:
         if self.signum is None:
             self.signum = signum
-        elif not self._raise_again:
-            return  # already unwinding: let the cleanup finish
-        self._raise_again = False
+        elif not self._raise_again.is_set() or self._in_hook:
+            return  # unwinding already (let the cleanup finish), or too early to raise
+        self._raise_again.clear()
         raise Interrupted(self.signum)
 
     def _unraisable(self, info: Any) -> None:
-        if isinstance(info.exc_value, Interrupted) and self.signum is not None:
-            # Raised inside a finalizer or callback and dropped there: raise it again
-            # in the main thread, as soon as the interpreter checks for signals.
-            self._raise_again = True
-            _thread.interrupt_main(self.signum)
+        if not (isinstance(info.exc_value, Interrupted) and self._active):
+            self._previous_hook(info)
             return
-        self._previous_hook(info)
+        self._in_hook = True
+        try:
+            if not self._raise_again.is_set():
+                self._raise_again.set()
+                threading.Thread(target=self._interrupt_until_raised, daemon=True).start()
+        finally:
+            self._in_hook = False
+
+    def _interrupt_until_raised(self) -> None:
+        """Make the main thread run the handler until it has raised again."""
+        while self._raise_again.is_set() and self._active and self.signum is not None:
+            _thread.interrupt_main(self.signum)
+            time.sleep(0.01)
