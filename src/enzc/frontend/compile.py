@@ -79,7 +79,9 @@ def _compile_one(session: Session, number: int, inp: Input, destination: str,
     elif inv.emit_llvm:
         shutil.copyfile(module, built)
     else:
-        steps.codegen(session, module, built, assembly, embed=None if assembly else pre)
+        # An object carries its pre-AD IR for the enzcc link; with -flto it is IR.
+        embed = None if assembly or session.lto else pre
+        steps.codegen(session, module, built, assembly, embed=embed)
     return result, [*outputs, (built, destination)]
 
 

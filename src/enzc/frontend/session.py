@@ -74,6 +74,14 @@ class Session:
         """
         return any(f.startswith("-fsanitize") for f in self.inv.flags)
 
+    @property
+    def lto(self) -> bool:
+        """Whether the user asked for LTO (the last -flto*/-fno-lto decides): clang's
+        `-c` output is then bitcode, which the enzcc link reads as IR."""
+        last = next((f for f in reversed(self.inv.flags)
+                     if f == "-fno-lto" or f == "-flto" or f.startswith("-flto=")), None)
+        return last is not None and last != "-fno-lto"
+
     def sysroot(self) -> str:
         """The root clang's header search starts from (-isysroot, else --sysroot)."""
         found = {"-isysroot": None, "--sysroot": None}
