@@ -306,3 +306,25 @@ def test_c_flto_writes_bitcode_objects_that_both_linkers_link(tmp_path: Path,
     run(["clang-22", "-O2", lto, "alone.o", "-o", "alone"], tmp_path, env)
     assert run(["./alone"], tmp_path, env).stdout == "6 12\n"
     assert temp_leftovers(env) == []
+
+
+@pytest.mark.parametrize(("name", "content", "spelling"), [
+    ("empty.o", b"", ["empty.o"]),
+    ("libempty.a", b"", ["libempty.a"]),
+    ("libnone.a", b"!<arch>\n", ["libnone.a"]),
+    ("libempty.a", b"", ["-L.", "-lempty"]),
+    ("libempty.a", b"", ["-L.", "-l:libempty.a"]),
+])
+def test_empty_objects_and_archives_are_linked_as_ld_links_them(
+        src: Path, tmpdir_env: dict[str, str], name: str, content: bytes,
+        spelling: list[str]) -> None:
+    env = tmpdir_env
+    (src / name).write_bytes(content)
+    (src / "cube.c").write_text("#include <stdio.h>\n#include <enzyme/enzyme.h>\n"
+                                "double cube(double x) { return x * x * x; }\n"
+                                "int main(void) { printf(\"%g\\n\", "
+                                "__enzyme_autodiff((void *)cube, 2.0)); return 0; }\n")
+    run(["clang-22", "main.c", "twice.c", *spelling, "-o", "reference"], src, env)
+    run([ENZCC, "-O2", "cube.c", *spelling, "-o", "prog"], src, env)
+    assert run(["./prog"], src, env).stdout == "12\n"
+    assert temp_leftovers(env) == []
