@@ -30,7 +30,7 @@ from enzc.ir.cfg import reverse_post_order
 from enzc.ir.instructions import CallBase, Instruction, Invoke, Load, Phi, Ret, Store
 from enzc.ir.module import Function, Module
 from enzc.ir.types import I1, I8, I64, PTR, VOID, ArrayType, FunctionType, PointerType, StructType, Type
-from enzc.ir.values import Constant, ConstantInt, Value
+from enzc.ir.values import Constant, ConstantInt, InlineAsm, Value
 
 from enzc.ad.activity import ArgActivity, carries_float, carries_pointer
 from enzc.ad.calls import CallKind, callee_name, classify
@@ -295,6 +295,10 @@ class _Tangents:
         from enzc.ad.library_hints import library_hint
 
         name = callee_name(call) or "an indirect callee"
+        if fn is None and isinstance(call.callee, InlineAsm):
+            raise gu.error(call, "cannot differentiate inline assembly that may be active",
+                           "write the computation in C (a builtin or a plain expression), or put the asm in "
+                           "a function of its own with a custom derivative (__enzyme_register_gradient_NAME)")
         if fn is None:
             raise gu.error(call, "forward mode cannot differentiate an indirect call that may be active yet",
                            "call the function directly")
