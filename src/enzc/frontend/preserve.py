@@ -154,10 +154,12 @@ def _names_mark(path: str) -> bool:
     return _names_mark_cached(os.path.abspath(path), info.st_size, info.st_mtime_ns)
 
 
-def optimize_keeping_registered(bitcode_path: str, label: str) -> None:
+def optimize_keeping_registered(bitcode_path: str, label: str,
+                                clang_level: str | None = None) -> None:
     """Keep the registrations of unoptimized bitcode, mark the functions they name
-    `noinline`, run O2*, write the result back."""
-    from enzc.frontend.passes import run_o2_star
+    `noinline`, optimize (O2*, or `clang_level`'s passes: `passes.run_pre_ad`), write
+    the result back."""
+    from enzc.frontend.passes import run_pre_ad
 
     with open(bitcode_path, "rb") as f:
         data = f.read()
@@ -165,7 +167,7 @@ def optimize_keeping_registered(bitcode_path: str, label: str) -> None:
         module = irmodule.parse_module(data, label)
         keep_registrations(module)
         mark_registered_noinline(module)
-        run_o2_star(module)
+        run_pre_ad(module, clang_level)
         out = module.as_bitcode()
     with open(bitcode_path, "wb") as f:
         f.write(out)

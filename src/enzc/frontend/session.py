@@ -75,6 +75,21 @@ class Session:
         return any(f.startswith("-fsanitize") for f in self.inv.flags)
 
     @property
+    def sanitizer_level(self) -> str | None:
+        """'-O0' or '-O1' for a sanitizer build at that level, else None.
+
+        clang instruments after its optimization pipeline, so what a sanitizer checks
+        depends on the level: at -O0 it sees every access, at -O2 the optimizer may
+        have deleted the faulty one (a store into a buffer nobody reads). Such a build
+        therefore runs clang's own -O0 (no passes) or -O1 pipeline before AD instead
+        of O2*, and catches what clang's build catches.
+        """
+        if not self.instruments:
+            return None
+        level = (self.inv.opt or "-O0")[2:] or "1"
+        return {"0": "-O0", "1": "-O1", "g": "-O1"}.get(level)
+
+    @property
     def lto(self) -> bool:
         """Whether the user asked for LTO (the last -flto*/-fno-lto decides): clang's
         `-c` output is then bitcode, which the enzcc link reads as IR."""

@@ -89,7 +89,7 @@ def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
         spool.restore_dependency_file(dep.built, *source.renamed)
     if result.returncode == 0 and not session.inv.enzc.ad_before_opt and (
             registers or session.instruments):
-        preserve.optimize_keeping_registered(bitcode, inp.path)
+        preserve.optimize_keeping_registered(bitcode, inp.path, session.sanitizer_level)
     return _replay_unless(capture, result)
 
 
@@ -108,7 +108,11 @@ def _frontend_argv(session: Session, inp: Input, source: _Source, bitcode: str,
     """The frontend's command line; `registers` selects the registration-preserving
     variant, `record` asks for the headers read."""
     inv = session.inv
-    level = O0_OPTIMIZABLE if inv.enzc.ad_before_opt else O2_STAR
+    sanitizer_level = session.sanitizer_level
+    if inv.enzc.ad_before_opt or sanitizer_level == "-O0":
+        level = O0_OPTIMIZABLE
+    else:
+        level = [sanitizer_level] if sanitizer_level else O2_STAR
     unoptimized = session.instruments or (registers and not inv.enzc.ad_before_opt)
     passes = preserve.UNOPTIMIZED if unoptimized else []
     if inp.kind == InputKind.IR:  # IR input: optimize only; preprocessing flags are moot
