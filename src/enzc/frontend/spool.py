@@ -22,7 +22,7 @@ import stat
 import sys
 from dataclasses import replace
 
-from enzc.frontend.args import Input, Invocation
+from enzc.frontend.args import Input, InputKind, Invocation
 
 STDIN = "-"
 
@@ -46,6 +46,8 @@ def spool_inputs(inv: Invocation, tmp: str) -> Invocation:
             folder = os.path.join(tmp, "inputs", str(number))
             os.makedirs(folder)
             name = "stdin" if item.path == STDIN else os.path.basename(item.path) or "input"
+            if item.kind == InputKind.IR and not name.endswith((".ll", ".bc")):
+                name += ".ll"  # the link reads IR inputs by suffix or bitcode magic
             copy = os.path.join(folder, name)
             with open(copy, "wb") as out:
                 if item.path == STDIN:
