@@ -74,13 +74,14 @@ def test_signals_at_random_points_of_a_build(tmp_path: Path, tmpdir_env: dict[st
         (tmp_path / "prog").unlink()
 
     rng = random.Random(16)
+    window = 0.8 * min(durations)  # shrinks when builds get faster (the machine's load varies)
     late = 0
     for trial in range(TRIALS):
         temp = tmp_path / f"tmp{trial}"
         temp.mkdir()
         signum = signal.SIGINT if trial % 2 else signal.SIGTERM
         process = _start(["-O2", "prog.c", "-o", "prog"], tmp_path, temp, tmp_path / "stderr")
-        time.sleep(rng.uniform(0, 0.8 * min(durations)))
+        time.sleep(rng.uniform(0, window))
         published = (tmp_path / "prog").exists()
         if process.poll() is None:
             process.send_signal(signum)
@@ -90,8 +91,10 @@ def test_signals_at_random_points_of_a_build(tmp_path: Path, tmpdir_env: dict[st
         assert os.listdir(temp) == [], what
         assert _orphans_after_exit(temp) == [], what
         if published or process.returncode == 0:
-            late += 1  # the build was over (its output published) before the signal
-            assert published and process.returncode in (0, 128 + signum, -signum), what
+            late += 1  # the build was over (its output in place) when the signal came
+            window *= 0.7
+            assert (tmp_path / "prog").exists(), what
+            assert process.returncode in (0, 128 + signum, -signum), what
         else:
             assert not (tmp_path / "prog").exists(), what
         if (tmp_path / "prog").exists():
