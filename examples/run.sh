@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `make example`: build each examples/*.c with enzcc and run it. Each example prints
-# the gradient enzc synthesized next to a finite-difference check, and exits non-zero
-# on a mismatch; this script fails if any example does.
+# `make example`: build each examples/*.c with enzcc and run it, then run each
+# examples/python/*.py (the Python API). Each example prints the gradient enzc
+# synthesized next to a finite-difference check, and exits non-zero on a mismatch;
+# this script fails if any example does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ENZCC=.venv/bin/enzcc
@@ -30,6 +31,23 @@ for src in examples/*.c; do
         echo "   $name: gradient matches finite differences"
     else
         echo "   $name: FAILED"
+        status=1
+    fi
+done
+
+cat <<'TXT'
+
+From Python, enzc.load compiles C with the same pipeline and gives each function
+its derivatives (docs/python.md). The example below fits a damped spring's
+parameters with PyTorch, through a loss written in C.
+TXT
+for script in examples/python/*.py; do
+    echo
+    echo "== $(basename "$script" .py): .venv/bin/python $script"
+    if .venv/bin/python "$script"; then
+        echo "   $(basename "$script" .py): gradient matches finite differences, fit converged"
+    else
+        echo "   $(basename "$script" .py): FAILED"
         status=1
     fi
 done

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what enzc needs, only what is missing: Debian's clang-22/llvm-22 and a
-# .venv with the package (editable, with its test extra). Safe to run repeatedly.
+# .venv with the package (editable, with its test, torch and jax extras, so the
+# Python API's PyTorch/JAX tests run), plus Python's C headers, which enzc.load
+# compiles its extension shim against. Safe to run repeatedly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,7 +21,7 @@ apt_install() {
 }
 
 missing=()
-for tool in clang-22 clang++-22 llvm-as-22 llvm-diff-22 llvm-dis-22 llvm-ar-22 cmake make; do
+for tool in clang-22 clang++-22 llvm-as-22 llvm-diff-22 llvm-dis-22 llvm-ar-22 opt-22 cmake make; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -46,6 +48,12 @@ stamp=.venv/.enzc-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     say "installing enzc into .venv"
     .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-    .venv/bin/python -m pip install -q -e '.[test]'
+    # torch is pinned in the extra (a CPU build); an unpinned one would be a CUDA build.
+    .venv/bin/python -m pip install -q -e '.[test,torch,jax]'
     touch "$stamp"
+fi
+
+if ! .venv/bin/python -c 'import os, sysconfig, sys
+sys.exit(not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+    apt_install python3-dev
 fi

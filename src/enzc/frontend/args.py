@@ -133,6 +133,8 @@ class EnzcOptions:
     keep_temps: str | None = None
     ad_before_opt: bool = False
     ad: ADOptions = ADOptions()
+    cache: str | None = None
+    """--enzc-cache DIR: reuse AD results stored there (also ENZC_CACHE=DIR)."""
 
 
 @dataclass
@@ -202,6 +204,7 @@ class _Parser:
     switches: set[str] = field(default_factory=set)
     """Names (see _ENZC_SWITCHES) of the enzc switches given."""
     keep_temps: str | None = None
+    cache: str | None = None
 
 
 def parse_args(argv: list[str], cxx: bool) -> Invocation:
@@ -239,7 +242,7 @@ def parse_args(argv: list[str], cxx: bool) -> Invocation:
     inv.deps = DepFlags(state.dep_mode, state.dep_file, tuple(state.dep_targets),
                         tuple(state.dep_extra))
     on = state.switches
-    inv.enzc = EnzcOptions(time="time" in on, keep_temps=state.keep_temps,
+    inv.enzc = EnzcOptions(time="time" in on, keep_temps=state.keep_temps, cache=state.cache,
                            ad_before_opt="ad_before_opt" in on,
                            ad=ADOptions(print_activity="print_activity" in on,
                                         print_gradient="print_gradient" in on,
@@ -266,8 +269,17 @@ def _enzc_option(arg: str, args: list[str], i: int, state: _Parser, inv: Invocat
             i += 1
         if not state.keep_temps:
             raise UsageError("enzcc: error: --enzc-keep-temps needs a directory")
+    elif arg == "--enzc-cache" or arg.startswith("--enzc-cache="):
+        if "=" in arg:
+            state.cache = arg.split("=", 1)[1]
+        elif i < len(args):
+            state.cache = args[i]
+            i += 1
+        if not state.cache:
+            raise UsageError("enzcc: error: --enzc-cache needs a directory")
     else:
-        known = ", ".join(sorted([*_ENZC_SWITCHES, "--enzc-keep-temps DIR", "--cmake-toolchain"]))
+        known = ", ".join(sorted([*_ENZC_SWITCHES, "--enzc-keep-temps DIR", "--enzc-cache DIR",
+                                  "--cmake-toolchain"]))
         raise UsageError(f"enzcc: error: unknown enzc option '{arg}' (known: {known})")
     return i
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from enzc.ad import ENTRY_POINT_MARK, run_ad_stage
 from enzc.errors import EnzcError
+from enzc.frontend import ad_cache
 from enzc.frontend.passes import run_ad_cleanup, run_pre_ad
 from enzc.frontend.preserve import keep_registrations, mark_registered_noinline
 from enzc.frontend.session import Session
@@ -65,7 +66,8 @@ def differentiate(session: Session, module: ModuleRef, stem: str, label: str) ->
     with session.times.stage("print"):
         text = str(module)
     with session.times.stage("AD"):
-        result = run_ad_stage(text, session.inv.enzc.ad)
+        result = ad_cache.differentiate(run_ad_stage, text, session.inv.enzc.ad,
+                                        session.inv.enzc.cache)
     if result == text:
         return Lowered(module, None)
     session.keep_text(f"{stem}.post-ad.ll", result)
