@@ -4,13 +4,19 @@ VENV := .venv
 PY   := $(VENV)/bin/python
 BUILD := build
 
-.PHONY: setup test example bench bench-quick clean
+.PHONY: setup test example bench bench-quick fuzz clean
 
 setup:
 	@bash scripts/setup.sh
 
 test: setup
 	$(PY) -m pytest -q -n auto $(PYTEST_ARGS)
+
+# Mutation fuzzing of enzc.ir and enzcc against LLVM/ld (tests/fuzz, docs/reliability.md):
+# make fuzz SECONDS=3600 [FUZZ_ARGS="--first-seed 100000 --kinds ll,obj"]
+SECONDS ?= 600
+fuzz: setup
+	nice $(PY) tests/fuzz/campaign.py --seconds $(SECONDS) $(FUZZ_ARGS)
 
 example: setup
 	@bash examples/run.sh

@@ -17,6 +17,7 @@ import argparse
 import os
 import shlex
 import signal
+import statistics
 import sys
 import tempfile
 from array import array
@@ -64,6 +65,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="extra flag for the enzyme tool's compile (repeatable)")
     p.add_argument("--min-time", type=float, help="seconds per measurement (default 0.1 quick, 0.5 full)")
     p.add_argument("--min-runs", type=int, default=1, help="at least this many timed samples (default 1)")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="measure each input this many times, the tools taking turns; report each "
+                        "tool's medians (default 1)")
     p.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                    help="time by process CPU time (default: immune to other load) or wall time")
     p.add_argument("--name", help="results file name (default: quick or full)")
@@ -79,8 +83,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             p.error("--enzyme-plugin and --enzyme-clang go together")
     if args.min_time is None:
         args.min_time = 0.1 if args.quick else 0.5
-    if args.min_time < 0 or args.min_runs < 1:
-        p.error("--min-time must be >= 0 and --min-runs >= 1")
+    if args.min_time < 0 or args.min_runs < 1 or args.rounds < 1:
+        p.error("--min-time must be >= 0, --min-runs and --rounds >= 1")
     return args
 
 
@@ -106,7 +110,7 @@ def make_plan(args: argparse.Namespace) -> Plan:
         raise HarnessError(
             f"ADBench data not found at {data}: pass --data DIR or set {DATA_ENV} "
             "(the gmm/, ba/, lstm/ folders of microsoft/ADBench's data/; see docs/benchmarks.md), "
-            "or run only the synthetic benchmarks with --only ode-euler,ode-rk4,fft,bruss"
+            "or run only the synthetic benchmarks with --only ode-euler,ode-rk4,fft,bruss,gpt"
         )
     work = []
     for b in chosen:
@@ -251,11 +255,23 @@ class InputRun:
         return report.Row(self.bench.name, self.inp.name, tool.name, timing.objective_s, timing.gradient_s)
 
 
+def median_row(rows: list[report.Row]) -> report.Row:
+    """One tool's rounds on one input as one row: the median of each time."""
+    first = rows[0]
+    return report.Row(first.benchmark, first.input, first.tool,
+                      statistics.median(r.objective_s for r in rows),
+                      statistics.median(r.gradient_s for r in rows))
+
+
 def run_all(plan: Plan, builds: dict[tuple[str, str], Build], args: argparse.Namespace) -> Outcome:
-    """Times every input with every built tool; checks AD derivatives against manual."""
+    """Times every input with every built tool; checks AD derivatives against manual.
+
+    With --rounds N each input is measured N times, the tools taking turns, so that
+    a drift of the machine's load reaches every tool alike.
+    """
     out = Outcome()
     runs = [(b, i, t) for b, ins in plan.work for i in ins for t in plan.tools if builds[t.name, b.program].exe]
-    progress = Progress(len(runs))
+    progress = Progress(len(runs) * args.rounds)
     args.build_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=args.build_dir, prefix="dumps-") as tmp:
         for bench, ins in plan.work:
@@ -265,18 +281,24 @@ def run_all(plan: Plan, builds: dict[tuple[str, str], Build], args: argparse.Nam
                     out.skipped.append(f"{bench.name} {inp.name}: {skip}")
                     progress.note(f"note: {out.skipped[-1]}")
                 current = InputRun(bench, inp, args, Path(tmp))
-                for tool in plan.tools:
-                    exe = builds[tool.name, bench.program].exe
-                    if exe is None:
-                        continue
-                    progress.step(f"{bench.name} {inp.name} {tool.name}")
-                    if skip:
-                        continue
-                    try:
-                        out.rows.append(current.measure(tool, exe))
-                    except RunError as err:
-                        out.problems.append(f"{bench.name} {inp.name} {tool.name}: {err}")
-                        progress.note(f"error: {out.problems[-1]}")
+                measured: dict[str, list[report.Row]] = {}
+                failed: set[str] = set()
+                for _ in range(args.rounds):
+                    for tool in plan.tools:
+                        exe = builds[tool.name, bench.program].exe
+                        if exe is None:
+                            continue
+                        progress.step(f"{bench.name} {inp.name} {tool.name}")
+                        if skip or tool.name in failed:
+                            continue
+                        try:
+                            measured.setdefault(tool.name, []).append(current.measure(tool, exe))
+                        except RunError as err:
+                            failed.add(tool.name)
+                            measured.pop(tool.name, None)
+                            out.problems.append(f"{bench.name} {inp.name} {tool.name}: {err}")
+                            progress.note(f"error: {out.problems[-1]}")
+                out.rows += [median_row(rows) for rows in measured.values()]
     progress.finish()
     return out
 

@@ -2,8 +2,10 @@
 
 The summary follows the issue's closing note: per benchmark, the geometric
 mean over inputs of gradient time / objective time for each tool, each AD
-tool's ratio to the manual derivative, and the geometric-mean speedup of
-enzcc over enzcc-ref (the AD-before-optimization pipeline) across the suite.
+tool's ratio to the manual derivative, each AD tool's objective time over
+manual's (clang-22 -O2's build of the same objective), enzcc's gradient time
+over real Enzyme's when it ran, and the geometric-mean speedup of enzcc over
+enzcc-ref (the AD-before-optimization pipeline) across the suite.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def geometric_mean(values: Sequence[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def _markdown(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
+def markdown_table(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
     """A Markdown table with aligned columns: readable printed and rendered."""
     widths = [max(len(str(c)) for c in col) for col in zip(header, *body, strict=True)]
 
@@ -92,7 +94,7 @@ def results_table(rows: Sequence[Row]) -> str:
         (r.benchmark, r.input, r.tool, f"{r.objective_s:.3e}", f"{r.gradient_s:.3e}", f"{r.ratio:.2f}")
         for r in rows
     ]
-    return _markdown(("benchmark", "input", "tool", "objective_s", "gradient_s", "gradient/objective"), body)
+    return markdown_table(("benchmark", "input", "tool", "objective_s", "gradient_s", "gradient/objective"), body)
 
 
 def _order(names: Iterable[str], preferred: Sequence[str]) -> list[str]:
@@ -112,49 +114,81 @@ class Summary:
     versus_manual: dict[tuple[str, str], float]
     """(benchmark, AD tool) -> geometric mean over shared inputs of the tool's
     ratio divided by manual's."""
+    objective_vs_manual: dict[tuple[str, str], float]
+    """(benchmark, AD tool) -> geometric mean over shared inputs of the tool's
+    objective time divided by manual's (the same C built by clang-22 -O2)."""
+    versus_enzyme: dict[str, float]
+    """benchmark -> geometric mean over shared inputs of enzcc's gradient time
+    divided by enzyme's."""
+    enzyme_overall: float | None
+    """The same over every input of the suite, or None without enzyme results."""
     ref_speedup: float | None
     """Geometric mean over all shared inputs of enzcc-ref's gradient time
     divided by enzcc's, or None when either has no results."""
     ref_pairs: int
 
 
-def summarize(rows: Sequence[Row], benchmark_order: Sequence[str] = ()) -> Summary:
+Pairs = list[tuple[Row, Row]]
+
+
+def _pairs(rows: Sequence[Row], tool: str, other: str, benchmark: str | None = None) -> Pairs:
+    """(tool's row, other's row) for every input both measured."""
     by_key = {(r.benchmark, r.input, r.tool): r for r in rows}
+    return [
+        (r, by_key[r.benchmark, r.input, other])
+        for r in rows
+        if r.tool == tool and (benchmark is None or r.benchmark == benchmark)
+        and (r.benchmark, r.input, other) in by_key
+    ]
+
+
+def _mean_of(pairs: Pairs, ratio: Callable[[Row, Row], float]) -> float | None:
+    return geometric_mean([ratio(a, b) for a, b in pairs]) if pairs else None
+
+
+def summarize(rows: Sequence[Row], benchmark_order: Sequence[str] = ()) -> Summary:
     benchmarks = _order({r.benchmark for r in rows}, benchmark_order)
     tools = _order({r.tool for r in rows}, TOOL_ORDER)
-    ratio, versus = {}, {}
+    ratio, versus, objective, enzyme = {}, {}, {}, {}
     for b in benchmarks:
         for t in tools:
             mine = [r for r in rows if r.benchmark == b and r.tool == t]
             if mine:
                 ratio[b, t] = geometric_mean([r.ratio for r in mine])
-            if t != "manual":
-                pairs = [
-                    (r.ratio, by_key[b, r.input, "manual"].ratio)
-                    for r in mine
-                    if (b, r.input, "manual") in by_key
-                ]
-                if pairs:
-                    versus[b, t] = geometric_mean([a / m for a, m in pairs])
-    speedups = [
-        by_key[r.benchmark, r.input, "enzcc-ref"].gradient_s / r.gradient_s
-        for r in rows
-        if r.tool == "enzcc" and (r.benchmark, r.input, "enzcc-ref") in by_key
-    ]
-    return Summary(
-        benchmarks, tools, ratio, versus, geometric_mean(speedups) if speedups else None, len(speedups)
-    )
+            if t == "manual":
+                continue
+            pairs = _pairs(rows, t, "manual", b)
+            if pairs:
+                versus[b, t] = _mean_of(pairs, lambda a, m: a.ratio / m.ratio)
+                objective[b, t] = _mean_of(pairs, lambda a, m: a.objective_s / m.objective_s)
+        if (found := _mean_of(_pairs(rows, "enzcc", "enzyme", b), _gradients)) is not None:
+            enzyme[b] = found
+    ref = _pairs(rows, "enzcc-ref", "enzcc")
+    return Summary(benchmarks, tools, ratio, versus, objective, enzyme,
+                   _mean_of(_pairs(rows, "enzcc", "enzyme"), _gradients),
+                   _mean_of(ref, _gradients), len(ref))
+
+
+def _gradients(a: Row, b: Row) -> float:
+    return a.gradient_s / b.gradient_s
 
 
 def summary_table(s: Summary) -> str:
-    """Per benchmark: each tool's geometric-mean ratio, each AD tool vs manual."""
+    """Per benchmark: each tool's geometric-mean ratio, each AD tool vs manual,
+    each AD tool's objective vs manual's, enzcc's gradient vs Enzyme's."""
     ad_tools = [t for t in s.tools if t != "manual"]
-    header = ["benchmark", *(f"{t} grad/obj" for t in s.tools), *(f"{t}/manual" for t in ad_tools)]
+    header = ["benchmark", *(f"{t} grad/obj" for t in s.tools), *(f"{t}/manual" for t in ad_tools),
+              *(f"{t} obj/manual obj" for t in ad_tools)]
+    with_enzyme = bool(s.versus_enzyme)
+    if with_enzyme:
+        header.append("enzcc grad/enzyme grad")
     body = [
-        [b, *(_fmt(s.ratio.get((b, t))) for t in s.tools), *(_fmt(s.versus_manual.get((b, t))) for t in ad_tools)]
+        [b, *(_fmt(s.ratio.get((b, t))) for t in s.tools), *(_fmt(s.versus_manual.get((b, t))) for t in ad_tools),
+         *(_fmt(s.objective_vs_manual.get((b, t))) for t in ad_tools),
+         *([_fmt(s.versus_enzyme.get(b))] if with_enzyme else [])]
         for b in s.benchmarks
     ]
-    text = _markdown(header, body)
+    text = markdown_table(header, body)
     if s.ref_speedup is None:
         text += "\n\nenzcc speedup over enzcc-ref: - (needs results from both)"
     else:
@@ -162,6 +196,9 @@ def summary_table(s: Summary) -> str:
             f"\n\nenzcc speedup over enzcc-ref (geometric mean of gradient-time ratios over "
             f"{s.ref_pairs} inputs): {s.ref_speedup:.2f}x"
         )
+    if s.enzyme_overall is not None:
+        text += (f"\n\nenzcc gradient time / enzyme gradient time, geometric mean over every "
+                 f"input both ran: {s.enzyme_overall:.2f}")
     return text
 
 

@@ -44,6 +44,7 @@ PROGRAMS: dict[str, Program] = {
         Program("ode", ("ode_main.c", "ode.c"), "ode_manual.c", "ode_ad.c"),
         Program("fft", ("fft_main.c", "fft.c"), "fft_manual.c", "fft_ad.c"),
         Program("bruss", ("bruss_main.c", "bruss.c"), "bruss_manual.c", "bruss_ad.c"),
+        Program("gpt", ("gpt_main.c", "gpt.c"), "gpt_manual.c", "gpt_ad.c"),
     )
 }
 
@@ -83,6 +84,7 @@ BENCHMARKS: tuple[Benchmark, ...] = (
     Benchmark("ode-rk4", "ode", ("--method", "rk4")),
     Benchmark("fft", "fft"),
     Benchmark("bruss", "bruss"),
+    Benchmark("gpt", "gpt"),
 )
 
 
@@ -163,6 +165,24 @@ def _bruss_inputs(quick: bool) -> list[Input]:
     return [Input(*_spec("n{n}_s{steps}", n=n, steps=steps), size=2 * n * n + 3) for n in ns]
 
 
+GPT_SIZES = (
+    # (vocabulary, context, width, blocks, heads, batch)
+    (64, 16, 32, 1, 2, 2),
+    (128, 32, 64, 2, 4, 4),
+    (256, 64, 96, 2, 4, 4),
+    (512, 64, 128, 4, 4, 4),
+)
+
+
+def _gpt_inputs(quick: bool) -> list[Input]:
+    found = []
+    for v, t, c, l, h, b in GPT_SIZES[:1] if quick else GPT_SIZES:
+        name, spec = _spec("v{v}_t{t}_c{c}_l{l}", v=v, t=t, c=c, l=l, h=h, b=b)
+        params = (v + t) * c + l * (12 * c * c + 13 * c) + 2 * c
+        found.append(Input(name, spec, params))
+    return found
+
+
 def inputs(bench: Benchmark, data_dir: Path, quick: bool) -> list[Input]:
     """The inputs `bench` runs: the smallest only when `quick`."""
     match bench.program:
@@ -178,4 +198,6 @@ def inputs(bench: Benchmark, data_dir: Path, quick: bool) -> list[Input]:
             return _fft_inputs(quick)
         case "bruss":
             return _bruss_inputs(quick)
+        case "gpt":
+            return _gpt_inputs(quick)
     raise KeyError(bench.program)

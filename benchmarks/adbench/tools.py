@@ -105,7 +105,9 @@ def standard_tools(
     ]
     if enzyme_plugin and enzyme_clang:
         flags = enzyme_plugin_flags(enzyme_plugin, clang_major_version(enzyme_clang))
-        tools.append(Tool("enzyme", "ad", (enzyme_clang, *OPT, *flags, *enzyme_flags), unity=True))
+        # a crash (Enzyme aborts on some programs) leaves no reproducer files in /tmp
+        quiet = ("-fno-crash-diagnostics",)
+        tools.append(Tool("enzyme", "ad", (enzyme_clang, *OPT, *quiet, *flags, *enzyme_flags), unity=True))
     return tools
 
 
@@ -122,6 +124,15 @@ def _tail(text: str, lines: int = 25) -> str:
     return "\n".join(kept[-lines:]) if kept else "(no message)"
 
 
+def build_command(tool: Tool, program: Program, out_dir: Path) -> tuple[list[str], Path]:
+    """The command that builds `program` with `tool` into out_dir, and the executable."""
+    exe = out_dir / program.name
+    sources = (
+        [unity_source(program, tool, out_dir)] if tool.unity else program.source_paths(tool.derivative)
+    )
+    return [*tool.compiler, f"-I{C_DIR}", *map(str, sources), "-lm", "-o", str(exe)], exe
+
+
 def build(tool: Tool, program: Program, build_dir: Path, timeout: float = 1800.0) -> Build:
     """Compiles `program` with `tool` into build_dir/<tool>/<program>."""
     start = time.monotonic()
@@ -129,12 +140,8 @@ def build(tool: Tool, program: Program, build_dir: Path, timeout: float = 1800.0
         return Build(tool, program, None, tool.missing, 0.0)
     out_dir = build_dir / tool.name
     out_dir.mkdir(parents=True, exist_ok=True)
-    exe = out_dir / program.name
+    cmd, exe = build_command(tool, program, out_dir)
     exe.unlink(missing_ok=True)
-    sources = (
-        [unity_source(program, tool, out_dir)] if tool.unity else program.source_paths(tool.derivative)
-    )
-    cmd = [*tool.compiler, f"-I{C_DIR}", *map(str, sources), "-lm", "-o", str(exe)]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except FileNotFoundError:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from enzc.ad.activity import ArgActivity, analyze, parse_activity_text
+from enzc.ad.analysis.activity import ArgActivity, analyze, parse_activity_text
+from enzc.ad.rules.table import has_rule
 from enzc.ir import parse_module
 
 A = {"out": ArgActivity.OUT, "const": ArgActivity.CONST, "dup": ArgActivity.DUP}
@@ -13,7 +14,7 @@ A = {"out": ArgActivity.OUT, "const": ArgActivity.CONST, "dup": ArgActivity.DUP}
 def activity_of(ir: str, args: str, active_return: bool = True) -> dict[str, bool]:
     module = parse_module(ir)
     fn = next(f for f in module.functions.values() if not f.is_declaration)
-    act = analyze(fn, tuple(A[a] for a in args.split()), active_return, module)
+    act = analyze(fn, tuple(A[a] for a in args.split()), active_return, module, has_rule=has_rule)
     return parse_activity_text(act.text())
 
 

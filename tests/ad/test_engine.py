@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from enzc.ad.activity import ArgActivity
-from enzc.ad.synthesis import DerivativeCache, Signature
+from enzc.ad.analysis.activity import ArgActivity
+from enzc.ad.synth.derivatives import DerivativeCache
+from enzc.ad.synth.signature import Signature
 from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.instructions import Call

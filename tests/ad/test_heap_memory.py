@@ -11,7 +11,7 @@ import pytest
 from jitrun import HEAD, I64, P, compile_ir, doubles, function
 
 from enzc.ad import ADError, run_ad_stage
-from enzc.ad.heap import may_escape
+from enzc.ad.analysis.allocations import may_escape
 from enzc.ir import parse_module
 
 MALLOC_DECLS = """
@@ -262,6 +262,30 @@ entry:
     assert "i64" in str(info.value) and "hint:" in str(info.value)
 
 
+def test_integer_move_in_a_callee_typed_by_its_call_site() -> None:
+    """A helper that moves 8 bytes as an `i64` between its pointer arguments says
+    nothing about them; its only call site passes a double (the module's type
+    analysis of the callers), so its derivative moves a double adjoint."""
+    body = """
+define internal void @mv(ptr %d, ptr %s) noinline {
+entry:
+  %bits = load i64, ptr %s
+  store i64 %bits, ptr %d
+  ret void
+}
+
+define double @f(ptr %x, i64 %n) {
+entry:
+  %t = alloca double
+  call void @mv(ptr %t, ptr %x)
+  %y = load double, ptr %t
+  %r = fmul double %y, %y
+  ret double %r
+}
+"""
+    assert run_gradient(body, [3.0, 5.0]) == pytest.approx([6.0, 0.0], rel=1e-15)
+
+
 def test_pointer_rebuilt_from_an_integer_is_an_error() -> None:
     body = """
 define double @f(ptr %x, i64 %n) {
@@ -324,8 +348,8 @@ define double @f(ptr %x, i64 %n) {
 def test_written_ranges_of_a_local_object() -> None:
     """What `memtypes` knows is never written in a local object (so a copy of those
     bytes moves no data): writes at constant offsets, none through an escape."""
-    from enzc.ad.memtypes import _written_ranges
-    from enzc.ad.type_offsets import TypeSeeds
+    from enzc.ad.memory.memtypes import _written_ranges
+    from enzc.ad.typeanalysis.offsets import TypeSeeds
     from enzc.ir.datalayout import DataLayout
 
     src = HEAD + """

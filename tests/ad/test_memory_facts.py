@@ -1,4 +1,4 @@
-"""Memory facts (`enzc.ad.memory_facts`): the alias rules on IR snippets, which stores
+"""Memory facts (`enzc.ad.analysis.memory_facts`): the alias rules on IR snippets, which stores
 are undone, and end to end that ADBench-shaped gradients reload their inputs.
 
 The gradients themselves are checked by the programs under programs/rev2/memory
@@ -16,8 +16,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from enzc.ad.loops import LoopNest
-from enzc.ad.memory_facts import (
+from enzc.ir.loops import LoopInfo
+from enzc.ad.analysis.memory_facts import (
     MemoryFacts,
     TBAAOrder,
     call_write_targets,
@@ -25,6 +25,7 @@ from enzc.ad.memory_facts import (
     underlying_object,
     underlying_objects,
 )
+from enzc.ad.rules.table import has_rule
 from enzc.ir import parse_module
 from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import CallBase, Load, Store
@@ -214,7 +215,7 @@ def facts(second_store: str, split: bool = False) -> tuple[MemoryFacts, Load, li
     fn = m.functions["f"]
     dt = DominatorTree(fn)
     gu = SimpleNamespace(module=m, original=fn, split=split, stable_args=frozenset(), dt=dt,
-                         loops=LoopNest(fn, dt))
+                         loops=LoopInfo(fn, dt), has_rule=has_rule)
     load = next(i for i in fn.instructions() if isinstance(i, Load))
     stores = [i for i in fn.instructions() if isinstance(i, Store) and i.value.type.__str__() == "double"]
     return MemoryFacts(gu), load, stores  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Cache-or-recompute decisions by minimum cut (`enzc.ad.recompute`), on small IR loops.
+"""Cache-or-recompute decisions by minimum cut (`enzc.ad.synth.recompute`), on small IR loops.
 
 Each case counts the caches the derivative allocates and names the values cached:
 the planner must cache the cheapest set from which the reverse pass can recompute
@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from enzc.ad.activity import ArgActivity
-from enzc.ad.synthesis import DerivativeCache, Signature
+from enzc.ad.analysis.activity import ArgActivity
+from enzc.ad.synth.derivatives import DerivativeCache
+from enzc.ad.synth.signature import Signature
 from enzc.ir import parse_module
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.verifier import verify_function

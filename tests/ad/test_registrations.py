@@ -184,7 +184,7 @@ define void @f() {
 
 def test_c_shadow_global_registration() -> None:
     """`__enzyme_shadow_global_*` = {&g, &d_g} is C's `!enzyme_shadow !{ptr @d_g}`."""
-    from enzc.ad.globals_shadow import shadow_of_global
+    from enzc.ad.analysis.globals_shadow import shadow_of_global
 
     m = parse_module(HEAD + """
 @g = global [2 x double] zeroinitializer

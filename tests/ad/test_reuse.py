@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from enzc.ad.reuse import math_base
+from enzc.ad.rules.reuse import math_base
 
 from test_cache_free_gradients import derivative_bodies
 

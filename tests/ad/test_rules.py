@@ -7,8 +7,9 @@ import math
 
 import pytest
 
-from enzc.ad.rules import Bin, Cond, Fn, Num, RuleError, Unary, Var, parse, rule_for
-from enzc.ad.rules_table import TABLE
+from enzc.ad.rules.dsl import Bin, Cond, Fn, Num, RuleError, Unary, Var, parse
+from enzc.ad.rules.table import rule_for
+from enzc.ad.rules.table import TABLE
 
 PY: dict[str, object] = {
     "sqrt": math.sqrt, "cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x), "pow": math.pow,

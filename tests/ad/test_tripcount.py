@@ -1,4 +1,4 @@
-"""Iteration counts of loops on IR snippets (`enzc.ad.tripcount`), in particular
+"""Iteration counts of loops on IR snippets (`enzc.ad.analysis.tripcount`), in particular
 the exhaustive evaluation of exit tests that depend only on header phis."""
 
 from __future__ import annotations
@@ -6,14 +6,14 @@ from __future__ import annotations
 from enzc.ir import parse_module
 from enzc.ir.dominators import DominatorTree
 
-from enzc.ad.loops import LoopNest
-from enzc.ad.tripcount import trip_count
+from enzc.ir.loops import LoopInfo
+from enzc.ad.analysis.tripcount import trip_count
 
 
 def count_of(body: str):
     fn = parse_module(body).functions["f"]
     dt = DominatorTree(fn)
-    loops = LoopNest(fn, dt).loops
+    loops = LoopInfo(fn, dt).loops
     assert len(loops) == 1
     return trip_count(loops[0], dt)
 

@@ -2,9 +2,10 @@
 
 import pytest
 
-from enzc.ad.type_analysis import TypeAnalysis, print_type_analysis
-from enzc.ad.type_errors import TypeConflictError, UnknownTypeError
-from enzc.ad.typetree import CONFLICT, DOUBLE, FLOAT, INTEGER, POINTER, UNKNOWN, parse_type_tree as T
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
+from enzc.ad.typeanalysis.results import print_type_analysis
+from enzc.ad.typeanalysis.errors import TypeConflictError, UnknownTypeError
+from enzc.ad.typeanalysis.typetree import CONFLICT, DOUBLE, FLOAT, INTEGER, POINTER, UNKNOWN, parse_type_tree as T
 from enzc.ir import FloatType
 
 from test_type_helpers import analyze, calls_to, module_from_c, module_from_ir, value

@@ -4,8 +4,8 @@ function's address escapes."""
 
 import pytest
 
-from enzc.ad.type_analysis import TypeAnalysis
-from enzc.ad.type_errors import UnknownTypeError
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
+from enzc.ad.typeanalysis.errors import UnknownTypeError
 
 from test_type_helpers import calls_to, module_from_c
 

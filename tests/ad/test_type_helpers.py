@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import subprocess
 
-from enzc.ad.type_analysis import TypeAnalysis, TypeResults
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
+from enzc.ad.typeanalysis.results import TypeResults
 from enzc.ir import Function, Module, parse_module
 
 DATALAYOUT = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from enzc.ad.typetree import (
+from enzc.ad.typeanalysis.typetree import (
     ANYTHING,
     CONFLICT,
     DOUBLE,

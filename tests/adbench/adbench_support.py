@@ -52,4 +52,5 @@ SMALLEST = {
     "ode-rk4": ("n=4,steps=50",),
     "fft": ("n=64",),
     "bruss": ("n=8,steps=20",),
+    "gpt": ("v=11,t=5,c=8,l=2,h=2,b=2",),
 }

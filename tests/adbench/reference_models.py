@@ -87,3 +87,82 @@ def bruss_loss(N: int, steps: int) -> float:
                 vn[j][i] = v[j][i] + dt * (b * u[j][i] - uuv + alpha * N * N * lap(v, i, j))
         u, v = un, vn
     return sum(u[j][i] ** 2 + v[j][i] ** 2 for j in range(N) for i in range(N)) / (N * N)
+
+
+def _gpt_data(V: int, T: int, C: int, L: int, B: int) -> tuple[list[float], list[list[int]], list[list[int]]]:
+    """c/gpt_main.c's parameters (gains of the layer norms near 1) and token sequences."""
+    rng = XorShift(2019)
+    block = 12 * C * C + 13 * C
+    params = [0.2 * rng.uniform() - 0.1 for _ in range((V + T) * C + L * block + 2 * C)]
+    gains = [(V + T) * C + l * block + off for l in range(L) for off in (0, 4 * C * C + 6 * C)]
+    for start in [*gains, (V + T) * C + L * block]:
+        for i in range(C):
+            params[start + i] += 1
+    tokens, targets = [], []
+    for _ in range(B):
+        seq = [int(rng.uniform() * V) for _ in range(T + 1)]
+        tokens.append(seq[:T])
+        targets.append(seq[1:])
+    return params, tokens, targets
+
+
+def _layernorm(x: list[float], w: list[float], b: list[float]) -> list[float]:
+    mean = sum(x) / len(x)
+    var = sum((v - mean) ** 2 for v in x) / len(x)
+    return [(v - mean) / math.sqrt(var + 1e-5) * wi + bi for v, wi, bi in zip(x, w, b)]
+
+
+def _affine(x: list[float], w: list[float], bias: list[float] | None, nout: int) -> list[float]:
+    n = len(x)
+    return [(bias[o] if bias else 0.0) + sum(x[i] * w[o * n + i] for i in range(n)) for o in range(nout)]
+
+
+def _softmax(z: list[float]) -> list[float]:
+    top = max(z)
+    e = [math.exp(v - top) for v in z]
+    return [v / sum(e) for v in e]
+
+
+def gpt_loss(V: int, T: int, C: int, L: int, H: int, B: int) -> float:
+    """The mean next-token cross-entropy of c/gpt.c's model, position by position."""
+    p, tokens, targets = _gpt_data(V, T, C, L, B)
+    hs, total = C // H, 0.0
+
+    def take(start: int, n: int) -> list[float]:
+        return p[start:start + n]
+
+    for b in range(B):
+        xs = [[p[tok * C + i] + p[V * C + t * C + i] for i in range(C)] for t, tok in enumerate(tokens[b])]
+        for l in range(L):
+            o = (V + T) * C + l * (12 * C * C + 13 * C)
+            ln1w, ln1b = take(o, C), take(o + C, C)
+            qkvw, qkvb = take(o + 2 * C, 3 * C * C), take(o + 2 * C + 3 * C * C, 3 * C)
+            o += 5 * C + 3 * C * C
+            projw, projb = take(o, C * C), take(o + C * C, C)
+            o += C * C + C
+            ln2w, ln2b = take(o, C), take(o + C, C)
+            fcw, fcb = take(o + 2 * C, 4 * C * C), take(o + 2 * C + 4 * C * C, 4 * C)
+            o += 6 * C + 4 * C * C
+            fcprojw, fcprojb = take(o, 4 * C * C), take(o + 4 * C * C, C)
+            qkv = [_affine(_layernorm(x, ln1w, ln1b), qkvw, qkvb, 3 * C) for x in xs]
+            ys = []
+            for t in range(T):
+                y = []
+                for h in range(H):
+                    q = qkv[t][h * hs:(h + 1) * hs]
+                    scores = [sum(qi * ki for qi, ki in zip(q, qkv[u][C + h * hs:C + (h + 1) * hs]))
+                              / math.sqrt(hs) for u in range(t + 1)]
+                    w = _softmax(scores)
+                    y += [sum(w[u] * qkv[u][2 * C + h * hs + i] for u in range(t + 1)) for i in range(hs)]
+                ys.append(y)
+            xs = [[a + c for a, c in zip(x, _affine(y, projw, projb, C))] for x, y in zip(xs, ys)]
+            for t, x in enumerate(xs):
+                hid = _affine(_layernorm(x, ln2w, ln2b), fcw, fcb, 4 * C)
+                act = [0.5 * v * (1 + math.tanh(math.sqrt(2 / math.pi) * (v + 0.044715 * v ** 3)))
+                       for v in hid]
+                xs[t] = [a + c for a, c in zip(x, _affine(act, fcprojw, fcprojb, C))]
+        f = (V + T) * C + L * (12 * C * C + 13 * C)
+        for t, x in enumerate(xs):
+            logits = _affine(_layernorm(x, take(f, C), take(f + C, C)), p, None, V)
+            total -= math.log(_softmax(logits)[targets[b][t]])
+    return total / (B * T)

@@ -74,8 +74,22 @@ def test_summary_geometric_means():
     assert ("fft", "enzcc") not in s.ratio
     assert s.ref_speedup == pytest.approx(2.0)  # sqrt(32/8 * 16/16)
     assert s.ref_pairs == 2
+    assert s.objective_vs_manual["gmm", "enzcc"] == pytest.approx(2 ** 0.5)  # sqrt(2/1 * 1/1)
+    assert s.versus_enzyme == {} and s.enzyme_overall is None
     text = report.summary_table(s)
     assert "enzcc speedup over enzcc-ref" in text and "2.00x" in text
+    assert "enzcc obj/manual obj" in text and "enzyme" not in text
+
+
+def test_summary_compares_gradients_with_enzyme():
+    rows = [*ROWS, report.Row("gmm", "a", "enzyme", 1.0, 2.0), report.Row("gmm", "b", "enzyme", 1.0, 32.0),
+            report.Row("fft", "x", "enzcc", 1.0, 6.0), report.Row("fft", "x", "enzyme", 1.0, 3.0)]
+    s = report.summarize(rows, ["gmm", "fft"])
+    assert s.versus_enzyme["gmm"] == pytest.approx(2 ** 0.5)  # sqrt(8/2 * 16/32)
+    assert s.versus_enzyme["fft"] == pytest.approx(2.0)
+    assert s.enzyme_overall == pytest.approx((4 * 0.5 * 2) ** (1 / 3))
+    text = report.summary_table(s)
+    assert "enzcc grad/enzyme grad" in text and "every input both ran: 1.59" in text
 
 
 def test_summary_without_both_pipelines_says_so():
@@ -169,6 +183,20 @@ def test_working_enzcc_is_timed_and_compared(tmp_path, capsys):
     md = (tmp_path / "res" / "t.md").read_text()
     assert "enzcc speedup over enzcc-ref" in md and "cores" in md
     assert "[3/3] fft n1024 enzcc-ref" in capsys.readouterr().err
+
+
+def test_rounds_give_one_median_row_per_tool(tmp_path, capsys):
+    enzcc = _script(tmp_path / "enzcc", STAND_IN)
+    assert _run(tmp_path, enzcc, "--rounds", "3", "--tools", "manual,enzcc") == 0
+    rows = report.read_csv(tmp_path / "res" / "t.csv")
+    assert sorted(r.tool for r in rows) == ["enzcc", "manual"]
+    steps = [line for line in capsys.readouterr().err.splitlines() if "fft n1024" in line]
+    assert [line.split("] ")[1].split("  (")[0] for line in steps] == ["fft n1024 manual", "fft n1024 enzcc"] * 3
+
+
+def test_median_row():
+    rows = [report.Row("b", "i", "t", o, g) for o, g in ((3.0, 1.0), (1.0, 9.0), (2.0, 5.0))]
+    assert harness.median_row(rows) == report.Row("b", "i", "t", 2.0, 5.0)
 
 
 def test_wrong_derivative_is_not_reported(tmp_path, capsys):

@@ -19,6 +19,7 @@ FD_CASES = [(name, args) for name, args in SMALLEST.items()] + [
     ("ode-rk4", ("n=16,steps=300",)),
     ("fft", ("n=8",)),
     ("bruss", ("n=6,steps=30",)),
+    ("gpt", ("v=7,t=9,c=12,l=1,h=3,b=1",)),
 ]
 
 

@@ -111,3 +111,10 @@ def test_bruss_objective(manual_exes):
     bench, inp = case("bruss", "n=8,steps=20")
     (value,) = run_objective(manual_exes["bruss"], bench, inp)
     assert value == pytest.approx(reference_models.bruss_loss(8, 20), rel=1e-12)
+
+
+def test_gpt_objective(manual_exes):
+    """10 positions: two blocks of four rows in the matmuls and a remainder of two."""
+    bench, inp = case("gpt", "v=11,t=5,c=8,l=2,h=2,b=2")
+    (value,) = run_objective(manual_exes["gpt"], bench, inp)
+    assert value == pytest.approx(reference_models.gpt_loss(11, 5, 8, 2, 2, 2), rel=1e-12)

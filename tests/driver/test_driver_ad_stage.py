@@ -8,9 +8,11 @@ the AD suite."""
 from __future__ import annotations
 
 import os
+import pickle
 import re
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -29,13 +31,34 @@ PLAIN = "int main(void) { return 0; }\n"
 STAND_IN = "define internal double @stand_in(ptr %f, ...) {\n  ret double 42.0\n}\n"
 
 
+class _Calls(Sequence[tuple[str, ADOptions]]):
+    """The stand-in's calls, recorded as files: in link mode the AD stage runs in a
+    forked child (enzc.isolation), whose memory the test does not see."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        directory.mkdir()
+
+    def record(self, text: str, options: ADOptions) -> None:
+        (self.directory / f"{len(self):04d}").write_bytes(pickle.dumps((text, options)))
+
+    def _all(self) -> list[tuple[str, ADOptions]]:
+        return [pickle.loads(p.read_bytes()) for p in sorted(self.directory.iterdir())]
+
+    def __len__(self) -> int:
+        return len(list(self.directory.iterdir()))
+
+    def __getitem__(self, k):  # type: ignore[no-untyped-def,override]
+        return self._all()[k]
+
+
 @pytest.fixture
-def calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ADOptions]]:
+def calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> _Calls:
     """Install the stand-in AD stage; return the list of its calls."""
-    seen: list[tuple[str, ADOptions]] = []
+    seen = _Calls(tmp_path / "calls")
 
     def stand_in(text: str, options: ADOptions) -> str:
-        seen.append((text, options))
+        seen.record(text, options)
         return _replace_calls(text)
 
     temp = tmp_path / "TMPDIR"
@@ -57,7 +80,7 @@ def _run_program(path: Path) -> str:
 
 
 def test_link_mode_differentiates_the_merged_module(tmp_path: Path,
-                                                    calls: list[tuple[str, ADOptions]]) -> None:
+                                                    calls: _Calls) -> None:
     argv = ["-O2", "prog.c", "-o", "prog", "--enzc-print-activity", "--enzc-keep-temps", "k"]
     assert cli.run(argv, cxx=False) == 0
     assert _run_program(tmp_path / "prog") == "42\n"
@@ -69,7 +92,7 @@ def test_link_mode_differentiates_the_merged_module(tmp_path: Path,
 
 
 def test_c_mode_compiles_the_result_and_embeds_the_input(tmp_path: Path,
-                                                         calls: list[tuple[str, ADOptions]]) -> None:
+                                                         calls: _Calls) -> None:
     assert cli.run(["-O2", "-c", "prog.c", "plain.c"], cxx=False) == 0
     assert len(calls) == 1  # plain.c names no __enzyme_ function: no AD stage, no parse
     obj = read_elf_object((tmp_path / "prog.o").read_bytes(), "prog.o")
@@ -83,7 +106,7 @@ def test_c_mode_compiles_the_result_and_embeds_the_input(tmp_path: Path,
 
 
 def test_s_emit_llvm_writes_the_post_ad_module(tmp_path: Path,
-                                               calls: list[tuple[str, ADOptions]]) -> None:
+                                               calls: _Calls) -> None:
     assert cli.run(["-O1", "-S", "-emit-llvm", "prog.c", "-o", "prog.ll"], cxx=False) == 0
     assert (tmp_path / "prog.ll").read_text() == _replace_calls(calls[0][0])
 
@@ -92,7 +115,7 @@ REFUSAL = "prog.c:3:50: error: cannot differentiate 'square' (hint: ...)"
 
 
 def test_ad_errors_are_printed_as_given_and_leave_nothing(
-        tmp_path: Path, calls: list[tuple[str, ADOptions]], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path, calls: _Calls, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     def refuse(text: str, options: ADOptions) -> str:
         raise ADError(REFUSAL)
@@ -106,7 +129,7 @@ def test_ad_errors_are_printed_as_given_and_leave_nothing(
 
 
 def test_c_defers_ad_it_cannot_do_alone_to_the_link(
-        tmp_path: Path, calls: list[tuple[str, ADOptions]], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path, calls: _Calls, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     # Typically the differentiated function is in another translation unit: only the
     # link sees it. The object keeps the unresolved call and the IR for the link.
@@ -127,7 +150,7 @@ def test_c_defers_ad_it_cannot_do_alone_to_the_link(
 
 
 def test_invalid_ir_from_the_ad_stage_is_reported_as_an_enzc_bug(
-        calls: list[tuple[str, ADOptions]], monkeypatch: pytest.MonkeyPatch,
+        calls: _Calls, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr("enzc.frontend.middle.run_ad_stage", lambda text, options: text + "junk")
     assert cli.run(["prog.c", "-o", "prog"], cxx=False) == 1

@@ -172,9 +172,12 @@ def test_verbose_shows_every_command_and_time_shows_stages(src: Path,
     result = run([ENZCC, "-v", "--enzc-time", "main.c", "twice.c", "-o", "prog"], src,
                  tmpdir_env)
     commands = [line for line in result.stderr.splitlines() if line.startswith("clang-22 ")]
-    assert len(commands) == 4  # two frontends, codegen, link
-    assert sum("-emit-llvm" in c and "-fno-vectorize" in c for c in commands) == 2
-    assert "merged.bc" in commands[2] and "merged.o -o" in commands[3]
+    # per source: IR before LLVM passes, then O2* on that IR; then codegen, link
+    assert len(commands) == 6
+    assert sum("-disable-llvm-passes" in c and "-fno-vectorize" not in c for c in commands) == 2
+    assert sum("-x ir" in c and "-emit-llvm" in c and "-fno-unroll-loops" in c
+               for c in commands) == 2
+    assert "merged.bc" in commands[4] and "merged.o -o" in commands[5]
     for stage in ("frontend", "collect", "O2*", "codegen", "link", "total"):
         assert f"enzcc:   {stage}" in result.stderr
 

@@ -263,6 +263,23 @@ static int run_check(const struct ab_problem *p, void *ctx, const struct ab_opti
     return 0;
 }
 
+/* Heap use of one derivative call after a warm-up call (which also makes
+ * any first-call allocations of the tool's runtime). */
+static int run_memory(const struct ab_problem *p, void *ctx, const struct ab_options *opt)
+{
+    (void)opt;
+    if (!ab_heap_mark || !ab_heap_since_mark)
+        ab_die("memory mode needs a build linked with heapcount.c and "
+               "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free");
+    p->derivative(ctx);
+    ab_heap_mark();
+    p->derivative(ctx);
+    struct ab_heap_use use = ab_heap_since_mark();
+    printf("MEMORY heap_allocated=%lld heap_blocks=%lld heap_peak=%lld\n", use.allocated,
+           use.blocks, use.peak);
+    return 0;
+}
+
 /* Evaluates the objective with input x set to `value`; copies the outputs. */
 static void outputs_at(const struct ab_problem *p, void *ctx, double *x, double value,
                        double *out, size_t nout)
@@ -316,7 +333,7 @@ static int run_fd(const struct ab_problem *p, void *ctx, const struct ab_options
 
 static void usage(const char *prog)
 {
-    ab_die("usage: %s time|check|fd|objective INPUT [--min-time S] [--min-runs N] [--dump FILE] "
+    ab_die("usage: %s time|check|fd|objective|memory INPUT [--min-time S] [--min-runs N] [--dump FILE] "
            "[--clock cpu|wall] [--replicate] [--truncate N] [--limit N] [--method euler|rk4] "
            "[--fd-step H]",
            prog);
@@ -387,7 +404,8 @@ int ab_main(int argc, char **argv, const struct ab_problem *p)
     static const struct {
         const char *name;
         int (*run)(const struct ab_problem *, void *, const struct ab_options *);
-    } modes[] = {{"time", run_time}, {"check", run_check}, {"fd", run_fd}, {"objective", run_objective}};
+    } modes[] = {{"time", run_time},           {"check", run_check},   {"fd", run_fd},
+                 {"objective", run_objective}, {"memory", run_memory}};
     int (*run)(const struct ab_problem *, void *, const struct ab_options *) = NULL;
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(opt.mode, modes[i].name) == 0)

@@ -10,6 +10,7 @@
  *   PROG check INPUT [opts]      objective outputs and the derivative, as text
  *   PROG fd    INPUT [opts]      the derivative by central finite differences
  *   PROG objective INPUT [opts]  the objective outputs only
+ *   PROG memory INPUT [opts]     heap use of one derivative call (needs heapcount.c)
  * INPUT is a data file (gmm, ba, lstm) or a size spec such as "n=64,steps=100".
  */
 #ifndef ADBENCH_H
@@ -74,6 +75,17 @@ void ab_read_doubles(FILE *f, const char *path, double *out, size_t n, const cha
 long ab_read_long(FILE *f, const char *path, const char *what);
 /* "n=64,steps=100": the value of `key`, or `fallback` when absent. */
 long ab_spec_long(const char *spec, const char *key, long fallback);
+
+/* Heap use since ab_heap_mark, counted by c/heapcount.c, which only the
+ * memory builds link (with -Wl,--wrap=malloc,...); elsewhere these are null. */
+struct ab_heap_use {
+    long long allocated; /* bytes allocated (usable sizes) */
+    long long blocks;    /* allocations */
+    long long peak;      /* most bytes live at once, above the level at the mark */
+    long long base;      /* bytes live at the mark */
+};
+void ab_heap_mark(void) __attribute__((weak));
+struct ab_heap_use ab_heap_since_mark(void) __attribute__((weak));
 
 /* Deterministic inputs for the synthetic benchmarks (xorshift64*). */
 struct ab_rng {

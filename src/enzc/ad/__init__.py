@@ -8,11 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from enzc.ad.diagnostics import ADError
 from enzc.errors import EnzcError
-
-
-class ADError(EnzcError):
-    """The AD engine cannot differentiate something; the message says where and why."""
 
 
 @dataclass(frozen=True)
@@ -27,6 +24,9 @@ class ADOptions:
     """Print the tape/cache bytes each derivative allocates."""
     tape_stats: bool = False
     """Make each derivative count its calls and cache bytes, printed at program exit."""
+    verify: bool = False
+    """Run enzc.ir's verifier on the result (--enzc-verify, ENZC_VERIFY=1): a bug in
+    the AD stage is then reported by function and instruction before LLVM sees it."""
 
 
 ENTRY_POINT_MARK = "__enzyme_"
@@ -47,4 +47,15 @@ def run_ad_stage(module_text: str, options: ADOptions = ADOptions()) -> str:
                            print_cache=options.print_cache, tape_stats=options.tape_stats)
     if lowered == 0:
         return module_text
+    if options.verify:
+        from enzc.ir.verifier import VerificationError, verify_module
+
+        try:
+            verify_module(module)
+        except VerificationError as err:
+            raise EnzcError(f"enzc: error: the AD stage produced invalid IR (a bug in enzc):\n"
+                          f"{err}") from None
     return print_module(module)
+
+
+__all__ = ["ADError", "ADOptions", "ENTRY_POINT_MARK", "run_ad_stage"]

@@ -29,10 +29,11 @@ from enzc.ir.transforms import rename_incoming
 from enzc.ir.types import I8, PTR, VOID, ArrayType, FloatType, IntType, PointerType, StructType, Type
 from enzc.ir.values import ConstantExpr, ConstantInt, MetadataOperand, Value
 
-from enzc.ad.activity import ArgActivity, carries_float
+from enzc.ad.analysis.activity import ArgActivity, carries_float
 from enzc.ad.diagnostics import ad_error
-from enzc.ad.synthesis import DerivativeCache, Signature, out_types
-from enzc.ad.type_offsets import parse_type_prefix
+from enzc.ad.synth.derivatives import DerivativeCache
+from enzc.ad.synth.signature import Signature, out_types
+from enzc.ad.typeanalysis.offsets import parse_type_prefix
 
 REVERSE_MARK = "__enzyme_autodiff"
 FORWARD_MARK = "__enzyme_fwddiff"
@@ -343,7 +344,7 @@ class CallSiteLowering:
         primal pointer with the program's functions), so a program that stores this
         as a shadow gets the same derivative either way; given anything else (a C++
         vtable) it returns its argument."""
-        from enzc.ad.fnptr import pair_global
+        from enzc.ad.memory.fnptr import pair_global
 
         fn = _function_of(call.args[0]) if call.args else None
         if fn is None and call.args and call.type == call.args[0].type:

@@ -3,6 +3,9 @@
 Messages follow clang: `file:line:col: error: enzc: <what>` when the instruction has
 a `!dbg` location, then `note:` with the function and the instruction's text, then
 `hint:`. The driver prints the message of the raised `ADError` and exits with 1.
+
+Every layer of the engine reports through this module, so it depends on nothing of
+the engine (only on `enzc.ir`): it is the bottom of `enzc.ad`'s layers.
 """
 
 from __future__ import annotations
@@ -11,8 +14,13 @@ import re
 import shutil
 import subprocess
 
+from enzc.errors import EnzcError
 from enzc.ir.instructions import Instruction
 from enzc.ir.module import Module
+
+
+class ADError(EnzcError):
+    """The AD engine cannot differentiate something; the message says where and why."""
 
 
 def location_of(module: Module | None, inst: Instruction | None) -> str | None:
@@ -99,6 +107,4 @@ def format_error(module: Module | None, inst: Instruction | None, function: str,
 def ad_error(module: Module | None, inst: Instruction | None, function: str, what: str,
              hint: str | None = None):
     """An `ADError` ready to raise."""
-    from enzc.ad import ADError
-
     return ADError(format_error(module, inst, function, what, hint))

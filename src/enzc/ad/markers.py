@@ -43,7 +43,8 @@ from enzc.ir.metadata import MDTuple, MDValue, MDRef
 from enzc.ir.module import Alias, Function, GlobalVariable, Module
 from enzc.ir.values import ConstantAggregate, ConstantExpr, ConstantString, GlobalValue, Value
 
-from enzc.ad.globals_shadow import INACTIVE_KIND, SHADOW_KIND
+from enzc.ad.analysis.annotations import AUGMENT_KIND, DERIVATIVE_KIND, GRADIENT_KIND, INACTIVE_ATTR, MATH_ATTR
+from enzc.ad.analysis.globals_shadow import INACTIVE_KIND, SHADOW_KIND
 
 REGISTER_GRADIENT = "__enzyme_register_gradient"
 REGISTER_DERIVATIVE = "__enzyme_register_derivative"
@@ -58,12 +59,6 @@ INACTIVE_ANNOTATION = "enzyme_inactive"
 FUNCTION_LIKE_ANNOTATION = "enzyme_function_like"
 ANNOTATION_MARKS = (INACTIVE_ANNOTATION, FUNCTION_LIKE_ANNOTATION)
 """Strings in a module whose clang annotations may carry Enzyme attributes."""
-
-INACTIVE_ATTR = '"enzyme_inactive"'
-MATH_ATTR = '"enzyme_math"'
-AUGMENT_KIND = "enzyme_augment"
-GRADIENT_KIND = "enzyme_gradient"
-DERIVATIVE_KIND = "enzyme_derivative"
 
 
 def apply_registrations(module: Module) -> None:
@@ -278,30 +273,3 @@ def _c_string(v: Value) -> str | None:
     if isinstance(v, GlobalVariable) and isinstance(v.initializer, ConstantString):
         return v.initializer.data.split(b"\0", 1)[0].decode("utf-8", "replace")
     return None
-
-
-def math_name(fn: Function | None) -> str | None:
-    """The known function `fn` behaves like (`__enzyme_function_like`), if any."""
-    if fn is None:
-        return None
-    prefix = MATH_ATTR + "="
-    for a in fn.fn_attrs:
-        if a.startswith(prefix):
-            return a[len(prefix):].strip('"')
-    return None
-
-
-def is_inactive_function(fn: Function | None) -> bool:
-    return fn is not None and INACTIVE_ATTR in fn.fn_attrs
-
-
-def has_custom_gradient(fn: Function | None) -> bool:
-    return fn is not None and GRADIENT_KIND in fn.metadata
-
-
-def forward_derivative_of(module: Module, fn: Function | None) -> Function | None:
-    """The user's forward derivative of `fn` (`!enzyme_derivative`), if any."""
-    from enzc.ad.globals_shadow import metadata_target
-
-    target = metadata_target(module, fn.metadata.get(DERIVATIVE_KIND)) if fn is not None else None
-    return target if isinstance(target, Function) else None

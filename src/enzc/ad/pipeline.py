@@ -11,15 +11,16 @@ import sys
 from typing import TextIO
 
 from enzc.ir.datalayout import for_module
+from enzc.ir.debuginfo import global_location
 from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.values import ConstantExpr, Value
 
 from enzc.ad.callsite import REVERSE_MARK, CallSiteLowering, is_entry_point
-from enzc.ad.cache_report import report as cache_report
-from enzc.ad.diagnostics import ad_error
+from enzc.ad.diagnostics import ADError, ad_error
 from enzc.ad.markers import apply_registrations
-from enzc.ad.synthesis import DerivativeCache
+from enzc.ad.synth.cache_report import report as cache_report
+from enzc.ad.synth.derivatives import DerivativeCache
 
 OTHER_MODES = ("__enzyme_fwdsplit",)
 """Entry points of later issues: a clear error until they are implemented."""
@@ -42,9 +43,6 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
         if entry_points and gv.initializer is not None and "ptr" in str(gv.value_type):
             named = set(_GLOBAL_NAME.findall(gv.initializer.ref())) & entry_points
             if named:
-                from enzc.ad import ADError
-                from enzc.ir.debuginfo import global_location
-
                 where = global_location(module, gv) if isinstance(gv, GlobalVariable) else None
                 raise ADError(f"{f'{where}: ' if where else ''}error: enzc: '{min(named)}' is stored in the "
                               f"global '{gv.name}': enzc replaces direct calls of it only\n"
@@ -68,6 +66,7 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
             elif callee is not None and (builtin := _unsupported_builtin(callee.name or "")):
                 raise ad_error(module, inst, caller.name or "?",
                                f"'{builtin}' is not supported yet (enzc has __enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd/__enzyme_reverse)")
+        derivatives.types.forget(caller)  # its entry calls are calls of derivatives now
     lowering.remove_markers()
     if print_cache:
         for s in derivatives.split_done.values():

@@ -187,6 +187,7 @@ _ENZC_SWITCHES = {
     "--enzc-print-gradient": "print_gradient",
     "--enzc-print-cache": "print_cache",
     "--enzc-tape-stats": "tape_stats",
+    "--enzc-verify": "verify",
 }
 
 
@@ -205,6 +206,11 @@ class _Parser:
     """Names (see _ENZC_SWITCHES) of the enzc switches given."""
     keep_temps: str | None = None
     cache: str | None = None
+
+
+def _env_verify() -> bool:
+    """ENZC_VERIFY=1 in the environment means --enzc-verify (for test suites and make)."""
+    return os.environ.get("ENZC_VERIFY", "") not in ("", "0")
 
 
 def parse_args(argv: list[str], cxx: bool) -> Invocation:
@@ -247,7 +253,8 @@ def parse_args(argv: list[str], cxx: bool) -> Invocation:
                            ad=ADOptions(print_activity="print_activity" in on,
                                         print_gradient="print_gradient" in on,
                                         print_cache="print_cache" in on,
-                                        tape_stats="tape_stats" in on))
+                                        tape_stats="tape_stats" in on,
+                                        verify="verify" in on or _env_verify()))
     if not inv.inputs or inv.phase == Phase.PREPROCESS:
         inv.delegate = True
     elif inv.phase != Phase.LINK and not any(i.kind <= InputKind.IR for i in inv.inputs):

@@ -14,7 +14,8 @@ import sys
 from functools import partial
 
 from enzc.ad import ENTRY_POINT_MARK, ADError
-from enzc.frontend import middle, steps
+import enzc.frontend.middle as middle
+import enzc.frontend.steps as steps
 from enzc.frontend.args import Input, InputKind, Phase, UsageError
 from enzc.frontend.deps import dependency_file, replace_extension
 from enzc.frontend.runner import Result
@@ -74,7 +75,7 @@ def _compile_one(session: Session, number: int, inp: Input, destination: str,
                           deferrable=inv.phase == Phase.OBJECT)
     built = session.temp(stem + ".out" + _SUFFIX[(inv.phase, inv.emit_llvm)])
     if inv.emit_llvm and assembly:
-        with open(built, "w", encoding="utf-8") as f:
+        with open(built, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(text or "")
     elif inv.emit_llvm:
         shutil.copyfile(module, built)

@@ -1,7 +1,10 @@
 """Link mode: sources -> IR, collect all IR of the program, merge, O2*, AD, codegen, link.
 
 The frontends run in parallel; meanwhile a thread imports llvmlite and pyelftools
-(together ~150 ms) so the in-process stages start warm.
+(together ~150 ms) so the in-process stages start warm. Everything that runs LLVM
+in-process on the user's IR (objects' `.llvmbc`, archive members, `.ll`/`.bc` inputs)
+runs in a forked child (`enzc.isolation`): corrupted bitcode that crashes LLVM gives
+an `enzcc: error:` naming the input, not a dead enzcc.
 """
 
 from __future__ import annotations
@@ -9,13 +12,18 @@ from __future__ import annotations
 import importlib
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import partial
 
-from enzc.frontend import middle, steps
+from enzc import isolation
+
+import enzc.frontend.middle as middle
+import enzc.frontend.steps as steps
 from enzc.frontend.args import Input, InputKind
 from enzc.frontend.deps import DepFile, dependency_file
 from enzc.frontend.runner import Result
 from enzc.frontend.session import Session
+from enzc.frontend.timing import StageTimes
 from enzc.frontend.toolchain import default_library_dirs
 from enzc.lto import irmodule
 from enzc.lto.collect import CompiledSource, InputFile, IRUnit, Library, LinkItem, collect
@@ -33,16 +41,17 @@ def link_program(session: Session) -> None:
         if any(isinstance(item, Library) for item in inv.items):
             lib_dirs = helper.submit(default_library_dirs, session.runner)
         items, dep_files = _compile_sources(session)
-
-        with session.times.stage("collect"):
-            warm_up.join()  # LLVM's global state is not to be shared between threads
-            found = collect(items, lib_dirs=inv.lib_dirs, static=inv.static,
-                            default_lib_dirs=lambda: lib_dirs.result() if lib_dirs else [],
-                            required=inv.required_symbols, workdir=session.tmp)
-    link_args = found.link_args
-    if found.ir:
-        merged_object = _build_merged_object(session, found.ir, found.native_undefined)
-        link_args.insert(found.merged_position, merged_object)
+        default_dirs = lib_dirs.result() if lib_dirs else []
+    warm_up.join()  # no other thread may run at the fork
+    merged = isolation.run_isolated(partial(_merge_program_ir, session, items, default_dirs),
+                                    tool=inv.tool_name)
+    for stage, seconds in merged.seconds.items():
+        session.times.add(stage, seconds)
+    link_args = merged.link_args
+    if merged.bitcode is not None:
+        merged_object = session.temp("merged.o")
+        steps.codegen(session, merged.bitcode, merged_object, assembly=False)
+        link_args.insert(merged.position, merged_object)
     built = session.temp("a.out")
     steps.link(session, link_args, built)
     for dep in dep_files:
@@ -94,8 +103,36 @@ def _compile_source(session: Session, number: int, inp: Input,
     return result, (CompiledSource(bitcode, inp.path), dep)
 
 
-def _build_merged_object(session: Session, units: list[IRUnit], keep: set[str]) -> str:
-    """Merge the units' IR, optimize, differentiate and compile it into one object."""
+@dataclass(frozen=True)
+class _MergedIR:
+    """What the isolated child hands back: the link line and the merged module."""
+
+    link_args: list[str]
+    position: int
+    """Where in `link_args` the object compiled from `bitcode` goes."""
+    bitcode: str | None
+    """The merged, optimized and differentiated module; None if no input had IR."""
+    seconds: dict[str, float]
+    """Time per stage spent in the child, for --enzc-time."""
+
+
+def _merge_program_ir(session: Session, items: list[LinkItem],
+                      default_dirs: list[str]) -> _MergedIR:
+    """Runs isolated: collect the program's IR as ld would, merge, optimize, differentiate."""
+    inv = session.inv
+    session.times = StageTimes()  # the child's own; the parent adds them up
+    with session.times.stage("collect"):
+        found = collect(items, lib_dirs=inv.lib_dirs, static=inv.static,
+                        default_lib_dirs=lambda: default_dirs,
+                        required=inv.required_symbols, workdir=session.tmp)
+    bitcode = None
+    if found.ir:
+        bitcode = _merge_units(session, found.ir, found.native_undefined)
+    return _MergedIR(found.link_args, found.merged_position, bitcode, session.times.seconds())
+
+
+def _merge_units(session: Session, units: list[IRUnit], keep: set[str]) -> str:
+    """Merge the units' IR, optimize and differentiate it; return the bitcode file."""
     every_noinline = session.inv.enzc.ad_before_opt
     with session.times.stage("link-ir"):
         modules = []
@@ -109,8 +146,7 @@ def _build_merged_object(session: Session, units: list[IRUnit], keep: set[str]) 
         irmodule.keep_symbols(merged, keep)
     middle.optimize(session, merged)
     lowered = middle.differentiate(session, merged, "merged", "the merged program")
-    bitcode, obj = session.temp("merged.bc"), session.temp("merged.o")
+    bitcode = session.temp("merged.bc")
     with session.times.stage("codegen"):
         middle.write_bitcode(lowered.module, bitcode)
-    steps.codegen(session, bitcode, obj, assembly=False)
-    return obj
+    return bitcode

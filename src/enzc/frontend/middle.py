@@ -17,6 +17,7 @@ from enzc.frontend import ad_cache
 from enzc.frontend.passes import run_ad_cleanup, run_pre_ad
 from enzc.frontend.preserve import keep_registrations, mark_registered_noinline
 from enzc.frontend.session import Session
+from enzc.isolation import step
 from enzc.lto import irmodule
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class Lowered:
 
     def text(self) -> str:
         """The module as textual IR."""
-        return self.ad_text if self.ad_text is not None else str(self.module)
+        return self.ad_text if self.ad_text is not None else irmodule.module_text(self.module)
 
 
 def names_entry_points(module: ModuleRef) -> bool:
@@ -45,6 +46,7 @@ def names_entry_points(module: ModuleRef) -> bool:
 def optimize(session: Session, module: ModuleRef) -> None:
     """The pre-AD pipeline: O2*, SROA only with --enzc-ad-before-opt, clang's own
     pipeline for a sanitizer build at -O0/-O1."""
+    step("promoting allocas (SROA)" if session.inv.enzc.ad_before_opt else "running O2*")
     with session.times.stage("O2*"):
         if session.inv.enzc.ad_before_opt:
             run_ad_cleanup(module)
@@ -60,11 +62,12 @@ def differentiate(session: Session, module: ModuleRef, stem: str, label: str) ->
     `stem` names the kept intermediate files, `label` the module in messages.
     """
     if session.inv.enzc.keep_temps is not None:
-        session.keep_text(f"{stem}.pre-ad.ll", str(module))
+        session.keep_text(f"{stem}.pre-ad.ll", irmodule.module_text(module))
     if not names_entry_points(module):
         return Lowered(module, None)
     with session.times.stage("print"):
-        text = str(module)
+        text = irmodule.module_text(module)
+    step("running the AD stage")
     with session.times.stage("AD"):
         result = ad_cache.differentiate(run_ad_stage, text, session.inv.enzc.ad,
                                         session.inv.enzc.cache)
@@ -73,7 +76,9 @@ def differentiate(session: Session, module: ModuleRef, stem: str, label: str) ->
     session.keep_text(f"{stem}.post-ad.ll", result)
     with session.times.stage("parse"):
         try:
-            after = irmodule.parse_module(result.encode(), f"{label} after AD")
+            step("reading the AD stage's output")
+            after = irmodule.parse_module(result.encode("utf-8", "surrogateescape"),
+                                          f"{label} after AD")
         except irmodule.IRError as err:
             raise EnzcError(f"{err} -- the AD stage produced invalid IR; this is a bug in "
                             "enzc (--enzc-keep-temps DIR keeps the module)") from None

@@ -2,7 +2,8 @@
 
 clang predefines `__OPTIMIZE__`, `__OPTIMIZE_SIZE__` and `__NO_INLINE__` from the -O
 level, and headers react (glibc's <stdio.h> pulls in inline versions at -O1+). The
-frontend always runs at -O2 (or -O0 for --enzc-ad-before-opt); these -D/-U flags put
+frontend runs at the user's level when it optimizes, else at -O2 (or -O0 for
+--enzc-ad-before-opt); these -D/-U flags put
 the macros back to what the user's level defines, so the code, the warnings and the
 -MD dependency lists are those of a plain `clang <user flags>`.
 """
@@ -10,6 +11,14 @@ the macros back to what the user's level defines, so the code, the warnings and 
 from __future__ import annotations
 
 _MACROS = ("__OPTIMIZE__", "__OPTIMIZE_SIZE__", "__NO_INLINE__")
+_KEPT_LEVELS = ("-O1", "-O2", "-O3", "-Os", "-Oz")
+
+
+def frontend_level(user_opt: str | None) -> str:
+    """The -O level of the frontend's IR: the user's when it optimizes (so functions
+    carry the attributes it implies, `optsize` and `minsize` for -Os/-Oz), else -O2:
+    AD works on optimized IR even when the final code is built at -O0."""
+    return user_opt if user_opt in _KEPT_LEVELS else "-O2"
 
 
 def _macros(opt: str | None) -> dict[str, bool]:

@@ -4,25 +4,24 @@ A function named in `__enzyme_register_gradient_*`, `__enzyme_inactivefn` or
 `__enzyme_function_like` must still be *called* when the AD stage runs: once the
 optimizer inlines it, its call (and with it the custom derivative, the
 inactivity or the rule) is gone and its body would be differentiated instead.
-clang's -O2 inlines such small functions in the translation unit that defines
-them, so a unit that registers is compiled without LLVM passes, the registered
-functions are marked `noinline`, and O2* runs in-process (the same pipeline, now
-honouring the mark).
+-O2 inlines such small functions in the translation unit that defines them. The
+frontend emits every unit's IR before any LLVM pass; when the unit registers, the
+registered functions are marked `noinline` and O2* runs in-process (the same
+pipeline, now honouring the mark) instead of in a second clang.
 
 The registration array itself is unused data: a `static` one (or a C++ `const`,
 `inline` or anonymous-namespace one) is not even emitted by clang unless
 `-femit-all-decls`, and O2 deletes it, leaving no trace in the bitcode. So which
 units register is decided from the files the preprocessor actually read, not from
-guesses about include paths: the frontend writes the unit's header graph
-(`-dependency-dot`: every header, whether it came from an `#include` (computed or
-not), `-include`, `-I`/`--include-directory=`, `CPATH`/`C_INCLUDE_PATH` or a
-system directory), and a unit whose source, one of those headers, or optimized
-bitcode names a registration (or an Enzyme attribute) is compiled again with
-`-femit-all-decls`, without LLVM passes, and with the attribute macros;
+guesses about include paths: the frontend records the unit's headers (`HeaderRecord`:
+every header, whether it came from an `#include` (computed or not), `-include`,
+`-I`/`--include-directory=`, `CPATH`/`C_INCLUDE_PATH` or a system directory), and a
+unit whose source, one of those headers, or IR names a registration (or an Enzyme
+attribute) is compiled again with `-femit-all-decls` and the attribute macros;
 `keep_registrations` then adds the discardable registration globals to
-`@llvm.compiler.used` before any optimization. A source that itself names one
-takes that path at once. Units without registrations (almost all) pay nothing but
-byte searches.
+`@llvm.compiler.used` before any optimization. A source that itself names one takes
+that path at once. Units without registrations (almost all) pay nothing but byte
+searches.
 """
 
 from __future__ import annotations
@@ -48,8 +47,6 @@ if TYPE_CHECKING:
 
 _MARKS = tuple(m.encode() for m in (*REGISTRATION_MARKS, *ANNOTATION_MARKS))
 
-UNOPTIMIZED = ["-Xclang", "-disable-llvm-passes"]
-"""Added to the frontend's O2* command: IR as -O2 would start optimizing it."""
 EMIT_ALL_DECLS = ["-femit-all-decls"]
 """Makes clang emit unused `static` registration arrays."""
 
@@ -154,14 +151,14 @@ def _names_mark(path: str) -> bool:
     return _names_mark_cached(os.path.abspath(path), info.st_size, info.st_mtime_ns)
 
 
-def optimize_keeping_registered(bitcode_path: str, label: str,
+def optimize_keeping_registered(unoptimized_path: str, out_path: str, label: str,
                                 clang_level: str | None = None) -> None:
     """Keep the registrations of unoptimized bitcode, mark the functions they name
     `noinline`, optimize (O2*, or `clang_level`'s passes: `passes.run_pre_ad`), write
-    the result back."""
+    the result to `out_path`."""
     from enzc.frontend.passes import run_pre_ad
 
-    with open(bitcode_path, "rb") as f:
+    with open(unoptimized_path, "rb") as f:
         data = f.read()
     with irmodule.LLVM_LOCK:
         module = irmodule.parse_module(data, label)
@@ -169,7 +166,7 @@ def optimize_keeping_registered(bitcode_path: str, label: str,
         mark_registered_noinline(module)
         run_pre_ad(module, clang_level)
         out = module.as_bitcode()
-    with open(bitcode_path, "wb") as f:
+    with open(out_path, "wb") as f:
         f.write(out)
 
 

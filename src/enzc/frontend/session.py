@@ -38,7 +38,7 @@ class Session:
     def keep_text(self, name: str, text: str) -> None:
         """With --enzc-keep-temps, also write `text` (an intermediate .ll) as `name`."""
         if self.inv.enzc.keep_temps is not None:
-            with open(self.temp(name), "w", encoding="utf-8") as f:
+            with open(self.temp(name), "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(text)
 
     @property

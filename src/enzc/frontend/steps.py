@@ -13,13 +13,16 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TypeVar
 
-from enzc.frontend import enzyme_attributes, irinput, preserve, spool
+import enzc.frontend.enzyme_attributes as enzyme_attributes
+import enzc.frontend.irinput as irinput
+import enzc.frontend.preserve as preserve
+import enzc.frontend.spool as spool
 from enzc.frontend.args import Input, InputKind
 from enzc.frontend.deps import DepFile
 from enzc.frontend.runner import Result, ToolFailed
-from enzc.frontend.optlevel import level_macro_flags
+from enzc.frontend.optlevel import frontend_level, level_macro_flags
 from enzc.frontend.session import Session
-from enzc.frontend.toolchain import O0_OPTIMIZABLE, O2_STAR, OBJCOPY
+from enzc.frontend.toolchain import NO_LLVM_PASSES, O0_OPTIMIZABLE, O2_STAR_ON_IR, OBJCOPY
 from enzc.lto.elfobj import BITCODE_SECTION
 
 T = TypeVar("T")
@@ -64,60 +67,82 @@ def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
              capture: bool) -> Result:
     """Source (or IR) -> bitcode at O2* (or -O0 for --enzc-ad-before-opt).
 
-    Without LLVM passes (optimized in-process afterwards) when the unit registers
-    derivatives (see `preserve`: decided from the source, then from the headers
-    clang read and the bitcode it wrote, compiling again if needed) or is
-    instrumented by a sanitizer: instrumentation must come after AD, so clang only
-    marks the functions (`sanitize_address`, ...) here and adds the checks at code
-    generation. clang's diagnostics are those of the last run.
+    Two steps, as `clang -save-temps` takes them: clang emits its IR (at the user's -O
+    level, -O2 if it does not optimize) without running LLVM passes, then O2* (-O2
+    restricted by pass-builder options, see `passes`)
+    optimizes it, by a second clang on that IR (so sources still compile in parallel)
+    or in-process when the unit registers derivatives (see `preserve`) or a sanitizer
+    instruments it (instrumentation must come after AD: clang only marks the functions,
+    `sanitize_address`, ..., and adds the checks at code generation; at -O0/-O1 the
+    passes are clang's own for that level, see `Session.sanitizer_level`). One clang
+    with -fno-unroll-loops on the source would write `llvm.loop.unroll.disable` on every
+    loop and slow down the final code.
     """
-    source = _source(inp, bitcode + ".markers.ll")
-    if inp.kind != InputKind.IR:
-        shown_as = "<stdin>" if inp.path == spool.STDIN else inp.path
-        enzyme_attributes.check_source(inp.readable, shown_as)
+    inv = session.inv
+    if inv.enzc.ad_before_opt:
+        result, _ = _emit_ir(session, inp, O0_OPTIMIZABLE, bitcode, dep)
+        return _replay_unless(capture, result)
+    unoptimized = bitcode.removesuffix(".bc") + ".noopt.bc"
+    sanitizer_level = session.sanitizer_level
+    if sanitizer_level == "-O0":
+        level = O0_OPTIMIZABLE
+    else:
+        level = [sanitizer_level or frontend_level(inv.opt), *NO_LLVM_PASSES]
+    result, registers = _emit_ir(session, inp, level, unoptimized, dep)
+    if result.returncode != 0:
+        return _replay_unless(capture, result)
+    if registers or session.instruments or preserve.registers_functions(unoptimized):
+        preserve.optimize_keeping_registered(unoptimized, bitcode, inp.path, sanitizer_level)
+        return _replay_unless(capture, result)
+    argv = [session.compiler, *session.common_flags(), *O2_STAR_ON_IR, "-emit-llvm", "-c",
+            "-x", "ir", unoptimized, "-o", bitcode]
+    optimized = session.runner.run(argv, capture=True)
+    return _replay_unless(capture, Result(optimized.returncode, result.stderr + optimized.stderr))
+
+
+def _emit_ir(session: Session, inp: Input, level: list[str], out: str,
+             dep: DepFile | None) -> tuple[Result, bool]:
+    """The IR of a source (preprocessed as at the user's -O level) or of an IR input,
+    with clang's stderr captured; and whether the unit may register derivatives.
+
+    Such a unit gets `-femit-all-decls` and Enzyme's attributes as clang annotations.
+    It is recognized from its source, or else after a first run from the headers
+    clang read and the IR it wrote (see `preserve`), and then compiled again.
+    """
+    source = _source(inp, out + ".markers.ll")
+    if inp.kind == InputKind.IR:  # preprocessing flags are moot
+        argv = [session.compiler, *session.common_flags(), *level, "-emit-llvm", "-c",
+                *lang_flags(inp), source.argument, "-o", out]
+        return _run_captured(session, argv, source), False
+    enzyme_attributes.check_source(inp.readable, "<stdin>" if inp.path == spool.STDIN else inp.path)
     registers = preserve.source_registers(inp.readable)
-    record = None if registers or inp.kind == InputKind.IR else _header_record(session, bitcode)
-    result = _run_captured(session, _frontend_argv(session, inp, source, bitcode, dep,
-                                                   registers, record), source)
-    if result.returncode == 0 and not registers and (
-            preserve.registers_functions(bitcode)
-            or (record is not None and record.names_mark(session.sysroot()))):
+    record = None if registers else _header_record(session, out)
+    result = _run_captured(session, _source_argv(session, inp, source, level, out, dep,
+                                                 registers, record), source)
+    if result.returncode == 0 and record is not None and (
+            record.names_mark(session.sysroot()) or preserve.registers_functions(out)):
         registers = True  # compile again, keeping the registrations
-        result = _run_captured(session, _frontend_argv(session, inp, source, bitcode, dep,
-                                                       registers, None), source)
+        result = _run_captured(session, _source_argv(session, inp, source, level, out, dep,
+                                                     registers, None), source)
     if result.returncode == 0 and dep is not None and source.renamed is not None:
         spool.restore_dependency_file(dep.built, *source.renamed)
-    if result.returncode == 0 and not session.inv.enzc.ad_before_opt and (
-            registers or session.instruments):
-        preserve.optimize_keeping_registered(bitcode, inp.path, session.sanitizer_level)
-    return _replay_unless(capture, result)
+    return result, registers
 
 
-def _header_record(session: Session, bitcode: str) -> preserve.HeaderRecord:
+def _header_record(session: Session, out: str) -> preserve.HeaderRecord:
     """Where the frontend is to record the headers it reads (see `preserve`)."""
     flags = session.inv.flags
     own_listing = "-H" in flags or "--trace-includes" in flags or "CC_PRINT_HEADERS" in os.environ
-    return preserve.HeaderRecord(bitcode + ".headers.dot",
-                                 None if own_listing else bitcode + ".headers.txt",
+    return preserve.HeaderRecord(out + ".headers.dot", None if own_listing else out + ".headers.txt",
                                  system_headers=session.inv.deps.mode != "-MMD")
 
 
-def _frontend_argv(session: Session, inp: Input, source: _Source, bitcode: str,
-                   dep: DepFile | None, registers: bool,
-                   record: preserve.HeaderRecord | None) -> list[str]:
-    """The frontend's command line; `registers` selects the registration-preserving
-    variant, `record` asks for the headers read."""
+def _source_argv(session: Session, inp: Input, source: _Source, level: list[str], out: str,
+                 dep: DepFile | None, registers: bool,
+                 record: preserve.HeaderRecord | None) -> list[str]:
+    """The command line that emits a source's IR; `registers` selects the
+    registration-preserving variant, `record` asks for the headers read."""
     inv = session.inv
-    sanitizer_level = session.sanitizer_level
-    if inv.enzc.ad_before_opt or sanitizer_level == "-O0":
-        level = O0_OPTIMIZABLE
-    else:
-        level = [sanitizer_level] if sanitizer_level else O2_STAR
-    unoptimized = session.instruments or (registers and not inv.enzc.ad_before_opt)
-    passes = preserve.UNOPTIMIZED if unoptimized else []
-    if inp.kind == InputKind.IR:  # IR input: optimize only; preprocessing flags are moot
-        return [session.compiler, *session.common_flags(), *level, *passes, "-emit-llvm", "-c",
-                *lang_flags(inp), source.argument, "-o", bitcode]
     # The user's -D/-U come after the level macros, so they still win.
     macros = level_macro_flags(inv.opt, level[0])
     if registers:  # the unit may use Enzyme's attributes: make them clang annotations
@@ -126,8 +151,8 @@ def _frontend_argv(session: Session, inp: Input, source: _Source, bitcode: str,
     emit_all = preserve.EMIT_ALL_DECLS if registers else []
     headers = record.flags() if record is not None else []
     return [session.compiler, *macros, *source.flags, *session.common_flags(),
-            *session.include_flags(), *inv.frontend_flags, *color, *level, *passes, *emit_all,
-            *headers, "-emit-llvm", "-c", *lang_flags(inp), source.argument, "-o", bitcode,
+            *session.include_flags(), *inv.frontend_flags, *color, *level, *emit_all, *headers,
+            "-emit-llvm", "-c", *lang_flags(inp), source.argument, "-o", out,
             *(dep.flags if dep else [])]
 
 

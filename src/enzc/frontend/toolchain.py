@@ -12,9 +12,15 @@ CLANG = "clang-22"
 CLANGXX = "clang++-22"
 OBJCOPY = "llvm-objcopy-22"
 
+# A source's first step, after the -O level (`optlevel.frontend_level`): the IR clang
+# emits before any LLVM pass (what `clang -save-temps` writes).
+NO_LLVM_PASSES = ["-Xclang", "-disable-llvm-passes"]
 # The O2* pipeline: -O2 without the transforms that make IR harder to differentiate
-# and that the final -O level redoes anyway.
-O2_STAR = ["-O2", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"]
+# and that the final -O level redoes anyway (unrolling, interleaving, vectorization).
+# Only ever given to clang with IR as input: on a C/C++ source, -fno-unroll-loops also
+# makes clang's code generation write `llvm.loop.unroll.disable` on every loop, and that
+# metadata would keep the final -O2 from unrolling the user's loops.
+O2_STAR_ON_IR = ["-O2", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"]
 # --enzc-ad-before-opt: unoptimized IR that optimization may still touch later.
 O0_OPTIMIZABLE = ["-O0", "-Xclang", "-disable-O0-optnone"]
 

@@ -7,11 +7,13 @@ text, which our parser then reads; so a `.bc` file gives exactly the module a
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from enzc.ir.errors import IRParseError
 from enzc.ir.module import Module
 from enzc.ir.parser import parse_module
+from enzc.isolation import IsolatedCrash, run_isolated, step
 
 BITCODE_MAGIC = b"BC\xc0\xde"
 WRAPPER_MAGIC = (0x0B17C0DE).to_bytes(4, "little")
@@ -23,20 +25,38 @@ def is_bitcode(data: bytes) -> bool:
 
 
 def parse_bitcode(data: bytes, *, filename: str = "<bitcode>", lazy: bool = True) -> Module:
-    """Parse a bitcode module. Positions in errors refer to its disassembly."""
-    import llvmlite.binding as llvm
+    """Parse a bitcode module. Positions in errors refer to its disassembly.
 
+    LLVM reads the bitcode in a forked child (`enzc.isolation`): corrupted bitcode can
+    fail an assertion inside LLVM, which must not end the calling process.
+    """
+    try:
+        text, problem = run_isolated(partial(_disassemble, data), tool=filename)
+    except IsolatedCrash as e:
+        raise IRParseError(filename, 1, 1, str(e).split(" error: ", 1)[-1]) from None
+    if problem is not None:
+        raise IRParseError(filename, 1, 1, f"invalid bitcode: {problem}")
+    return parse_module(text, filename=filename, lazy=lazy)
+
+
+def _disassemble(data: bytes) -> tuple[str, str | None]:
+    """(text, None) or ("", LLVM's complaint): bitcode read by llvmlite, run isolated;
+    bytes that are not UTF-8 become surrogates."""
+    import llvmlite.binding as llvm
+    from llvmlite.binding import ffi
+
+    step("reading the bitcode")
     # A fresh context per module: in a shared one, LLVM renames a second module's
     # struct types (`%struct.S` becomes `%struct.S.0`).
     context = llvm.create_context()
     try:
         ll_module = llvm.parse_bitcode(data, context=context)
+        ll_module.verify()  # LLVM's own verifier: bitcode has no text for ours to point at
     except RuntimeError as e:
-        detail = str(e).strip().splitlines()[-1] if str(e).strip() else "unreadable bitcode"
-        raise IRParseError(filename, 1, 1, f"invalid bitcode: {detail}") from None
-    text = str(ll_module)
-    del ll_module
-    return parse_module(text, filename=filename, lazy=lazy)
+        return "", str(e).strip().splitlines()[-1] if str(e).strip() else "unreadable bitcode"
+    with ffi.OutputString() as out:
+        ffi.lib.LLVMPY_PrintModuleToString(ll_module, out)
+        return (out.bytes or b"").decode("utf-8", "surrogateescape"), None
 
 
 def read_module_text(data: bytes) -> str:

@@ -3,6 +3,9 @@
 A natural loop is found from its back edges (latch -> header where the header
 dominates the latch); loops sharing a header are one loop, and loops nest by
 containment. `LoopInfo` is a snapshot like the dominator tree it is built from.
+It skips irreducible cycles (no single dominating header); `reject_irreducible`
+raises `IrreducibleError` for them, for callers that must see every cycle as a
+loop (the AD engine runs each loop backwards).
 
 Trip counts: the reverse pass of the AD engine caches per-iteration values and
 wants to allocate the cache before the loop, so it needs to know, at the
@@ -16,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator, Literal
 
+from enzc.ir.cfg import reverse_post_order
 from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import BinaryOp, Br, Compare, Instruction, Phi
 from enzc.ir.module import BasicBlock, Function
@@ -99,6 +103,15 @@ class Loop:
     @property
     def exit_edges(self) -> list[tuple[BasicBlock, BasicBlock]]:
         return [(b, s) for b in self.blocks for s in dict.fromkeys(b.successors) if s not in self.block_set]
+
+    def enclosing(self) -> list[Loop]:
+        """This loop and the loops around it, outermost first."""
+        chain: list[Loop] = []
+        loop: Loop | None = self
+        while loop is not None:
+            chain.append(loop)
+            loop = loop.parent
+        return chain[::-1]
 
     def __repr__(self) -> str:
         return f"<Loop %{self.header.name} depth {self.depth}, {len(self.blocks)} blocks>"
@@ -498,6 +511,7 @@ class LoopInfo:
         if pre is not None:
             return pre
         from enzc.ir.builder import new_block  # late: the builder imports nothing from here
+        from enzc.ir.transforms import redirect_edges
 
         header = loop.header
         fn = header.parent
@@ -509,11 +523,7 @@ class LoopInfo:
             fn.blocks.remove(pre)
             fn.blocks.insert(0, pre)
         for e in entering:
-            term = e.terminator
-            assert term is not None
-            for k, op in enumerate(term.operands):
-                if op is header:
-                    term.set_operand(k, pre)
+            redirect_edges(e, header, pre)
         for phi in header.phis:
             outside = [(v, b) for v, b in phi.incoming if b in entering]
             inside = [(v, b) for v, b in phi.incoming if b not in entering]
@@ -546,6 +556,11 @@ class LoopInfo:
         """The innermost loop containing `block`."""
         return self._innermost.get(block)
 
+    def loops_of(self, block: BasicBlock) -> list[Loop]:
+        """The loops containing `block`, outermost first (empty outside loops)."""
+        loop = self._innermost.get(block)
+        return loop.enclosing() if loop is not None else []
+
     def depth(self, block: BasicBlock) -> int:
         """Loop nesting depth of `block` (0 outside loops)."""
         loop = self._innermost.get(block)
@@ -554,3 +569,23 @@ class LoopInfo:
     def is_header(self, block: BasicBlock) -> bool:
         loop = self._innermost.get(block)
         return loop is not None and loop.header is block
+
+
+class IrreducibleError(Exception):
+    """A cycle entered other than through a single header that dominates it."""
+
+    def __init__(self, block: BasicBlock) -> None:
+        super().__init__(f"irreducible control flow at block %{block.name}")
+        self.block = block
+
+
+def reject_irreducible(fn: Function, dom: DominatorTree | None = None) -> None:
+    """Raise `IrreducibleError` if `fn` has a cycle that is not a natural loop: an
+    edge back to a block (in reverse post-order) that does not dominate its source.
+    `LoopInfo` alone would leave such a cycle out of its loops."""
+    dom = dom if dom is not None else DominatorTree(fn)
+    order = {b: i for i, b in enumerate(reverse_post_order(fn))}
+    for b, i in order.items():
+        for s in b.successors:
+            if order.get(s, -1) <= i and s in order and not dom.block_dominates(s, b):
+                raise IrreducibleError(s)

@@ -40,6 +40,24 @@ _MD_RUN = re.compile(r"(?:![^\n]*(?:\n|\Z)(?:([ \t]+[^\s;][^\n]*(?:\n|\Z)))*)+")
 """A run of metadata lines; group 1 is set if some line continues on an indented one."""
 
 
+_BRACE_OR_STRING = re.compile(r'"[^"]*"|[{}]')
+
+
+def _attribute_group_end(text: str, pos: int, eol: int) -> int:
+    """End of the attribute group starting at `pos`: its line, or, when LLVM-accepted
+    line breaks split it, the line holding its closing `}`."""
+    depth = 0
+    for m in _BRACE_OR_STRING.finditer(text, pos):
+        token = m.group()
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            depth -= 1
+            if depth == 0:
+                return max(eol, m.end()) if m.end() <= eol else m.end()
+    return eol
+
+
 def _join_continuations(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Indented lines continue the metadata definition above them."""
     out: list[tuple[int, str]] = []
@@ -133,6 +151,7 @@ class _ModuleReader:
         pieces = self.pieces
         pos = 0
         lineno = 1
+        started = False  # an entity came: header lines (source_filename, target) must not
         while pos < n:
             eol = text.find("\n", pos)
             if eol < 0:
@@ -141,6 +160,7 @@ class _ModuleReader:
             if c == "!":
                 # Metadata comes in long runs of lines: take the whole run at once.
                 self._close_entity()
+                started = True
                 run = _MD_RUN.match(text, pos)
                 lines = text[pos : run.end()].split("\n")  # type: ignore[union-attr]
                 if lines[-1] == "":
@@ -157,22 +177,36 @@ class _ModuleReader:
                 pieces.append("")
             elif c == "d" and text.startswith("define", pos) and not text[pos + 6 : pos + 7].isalnum():
                 self._close_entity()
+                started = True
                 pos, lineno = self._definition(pos, lineno)
                 continue
             elif c == "a" and text.startswith("attributes", pos):
                 self._close_entity()
-                self.attr_lines.append((lineno, text[pos:eol].rstrip()))
-                pieces.append("")
+                end = _attribute_group_end(text, pos, eol)
+                lines = text.count("\n", pos, end)
+                self.attr_lines.append((lineno, " ".join(text[pos:end].split("\n")).rstrip()))
+                pieces.extend([""] * (lines + 1))
+                if lines:
+                    lineno += lines
+                    eol = text.find("\n", end) if end < n else n
+                    eol = n if eol < 0 else eol
             elif c in "stm" and (m := _HEADER_LINE.match(text[pos:eol].rstrip())):
                 self._close_entity()
+                if started and m.group(5) is None:  # LLVM reads these before any entity
+                    raise self.error(lineno, 1, "expected top-level entity (source_filename "
+                                     "and target lines come before everything else)")
                 self._header_line(m)
                 pieces.append("")
+                pos, lineno = eol + 1, lineno + 1
+                continue
             elif c == "^" or (c == "u" and text.startswith("uselistorder", pos)):
                 self._close_entity()
                 self.module.extra_lines.append(text[pos:eol].rstrip())
                 pieces.append("")
             elif c in " \t" and not text[pos:eol].strip():
                 pieces.append("")
+                pos, lineno = eol + 1, lineno + 1
+                continue
             else:
                 # An entity starts with its name or `declare`; any other line continues
                 # the open one (LLVM's grammar ignores line breaks; LLVM never breaks).
@@ -180,6 +214,7 @@ class _ModuleReader:
                     self._close_entity()
                 pieces.append(text[pos:eol])
                 self.open_entity = len(pieces) - 1
+            started = started or c not in ";\n\r"
             pos = eol + 1
             lineno += 1
         self._close_entity()
@@ -336,6 +371,9 @@ def _parse_body(module: Module, fn: Function, body: str, arg_names: list[str | N
             with _gc_paused():
                 engine.parse(body, "body")
                 return builder.finish_body(len(body))
+        except RecursionError:
+            builder.abandon_body()
+            raise IRParseError(filename, brace_line, brace_column, TOO_DEEP) from None
         except (SyntaxProblem, BuildError) as e:
             builder.abandon_body()
             line, column = position(body, e.pos)
@@ -344,7 +382,25 @@ def _parse_body(module: Module, fn: Function, body: str, arg_names: list[str | N
             raise IRParseError(filename, brace_line + line - 1, column, e.message) from None
 
 
+_STRAY_NUL = re.compile(r'"[^"]*"|;[^\n]*|\0')
+
+
+def _blank_nul(m: re.Match[str]) -> str:
+    """LLVM reads a NUL outside a quoted string as white space (the scanner uses NUL to
+    end entities, so it must not see one); inside quotes it is a character."""
+    token = m.group()
+    return token if token.startswith('"') else token.replace("\0", " ")
+
+
+TOO_DEEP = "types, constants or metadata nested too deeply for enzc"
+
+
 def parse_module(text: str, *, filename: str = "<stdin>", lazy: bool = True) -> Module:
     """Parse a module's text. With `lazy`, function bodies are parsed on first access."""
+    if "\0" in text:
+        text = _STRAY_NUL.sub(_blank_nul, text)
     with _lock, _gc_paused():
-        return _ModuleReader(text, filename).parse(lazy)
+        try:
+            return _ModuleReader(text, filename).parse(lazy)
+        except RecursionError:  # enzc's model is recursive; LLVM's limit is its C++ stack
+            raise IRParseError(filename, 1, 1, TOO_DEEP) from None

@@ -196,6 +196,8 @@ class Lexer:
                             kind = "WORD"
                 yield kind, s, m.start(fam)
             elif fam == f_punct:
+                if s not in symbols:  # punctuation LLVM's grammar never uses (`*`)
+                    raise SyntaxProblem(m.start(fam), f"unexpected character {s!r}")
                 yield symbols[s], s, m.start(fam)
             elif fam == f_comma:
                 if len(s) == 1:
@@ -237,6 +239,8 @@ class Lexer:
             elif fam == f_other:
                 if s == _SENTINEL:
                     return
+                if s not in symbols:
+                    raise SyntaxProblem(m.start(fam), f"unexpected character {s!r}")
                 yield symbols[s], s, m.start(fam)
             else:
                 raise SyntaxProblem(m.start(fam), f"unexpected character {s!r}")

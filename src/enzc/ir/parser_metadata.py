@@ -41,6 +41,18 @@ _DEF = re.compile(r"!([-a-zA-Z$._0-9\\]+)[ \t]*=[ \t]*(distinct[ \t]+)?")
 _INT_VALUE = re.compile(r"i([0-9]+)[ \t]+(-?[0-9]+|true|false)\Z")
 _GLOBAL_VALUE = re.compile(r'ptr[ \t]+@([-a-zA-Z$._0-9]+|"[^"]*")\Z')
 
+_ANY = r"undef|poison|zeroinitializer|[a-z_]+[ \t]*\(.*\)"
+_TYPED_VALUE = re.compile(
+    r"(?:i\d+[ \t]+(?:-?\d+|true|false|" + _ANY + ")"
+    r"|(?:half|bfloat|float|double|fp128|x86_fp80|ppc_fp128)[ \t]+"
+    r"(?:-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|0x[0-9A-Fa-fKLMHR][0-9A-Fa-f]*|" + _ANY + ")"
+    r'|ptr(?: addrspace\(\d+\))?[ \t]+(?:null|@[-\w$.]+|@"[^"]*"|' + _ANY + ")"
+    r"|<[^<>]*>[ \t]+(?:<.*>|splat[ \t]*\(.*\)|" + _ANY + ")"
+    r'|\[[^\[\]]*\][ \t]+(?:\[.*\]|c"[^"]*"|' + _ANY + ")"
+    r"|(?:\{[^{}]*\}|%[-\w$.]+)[ \t]+(?:\{.*\}|" + _ANY + "))\\Z")
+"""A value kept as text in a tuple (`float 1.0`, `ptr null`, `i64 ptrtoint (...)`):
+a type, then a constant of that kind of type."""
+
 GlobalResolver = Callable[[str], Value | None]
 """Looks up a global by name (without `@`) for `ptr @g` operands; None if unknown."""
 
@@ -203,7 +215,7 @@ def parse_operand(item: str, column: int = 1, resolve: GlobalResolver | None = N
     if item.startswith("!"):
         if item[1:].isdigit():
             return MDRef(item[1:])
-        if item.startswith('!"') and item.endswith('"') and len(item) >= 3:
+        if item.startswith('!"') and item.find('"', 2) == len(item) - 1:
             return MDString(unescape(item[2:-1]))
         return parse_node(item, column, resolve=resolve)
     if item == "null":
@@ -214,7 +226,10 @@ def parse_operand(item: str, column: int = 1, resolve: GlobalResolver | None = N
     if m:
         v = m.group(2)
         num = 1 if v == "true" else 0 if v == "false" else int(v)
-        return MDValue(ConstantInt(IntType(int(m.group(1))), num))
+        bits = int(m.group(1))
+        if not 1 <= bits <= 2**23:  # as for types anywhere else
+            raise MDSyntax(column, f"invalid integer width {bits}")
+        return MDValue(ConstantInt(IntType(bits), num))
     if resolve is not None:
         g = _GLOBAL_VALUE.match(item)
         if g:
@@ -225,7 +240,7 @@ def parse_operand(item: str, column: int = 1, resolve: GlobalResolver | None = N
             if value is None:
                 raise MDSyntax(column, f"use of undefined value '@{name}'")
             return MDValue(value)
-    if not item or item[0] in ",)}":
+    if not _TYPED_VALUE.match(item):
         raise MDSyntax(column, f"expected metadata operand, found '{item[:40]}'")
     return MDRaw(item)
 

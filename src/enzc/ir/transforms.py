@@ -10,7 +10,7 @@ import copy
 import re
 from typing import Iterator
 
-from enzc.ir.builder import fresh_local_name, new_block
+from enzc.ir.local_names import fresh_local_name, new_block
 from enzc.ir.cfg import reachable_blocks
 from enzc.ir.instructions import Br, DebugRecord, Instruction, LandingPad, Phi
 from enzc.ir.metadata import Metadata, MDRaw, MDRef, MDSpecialized, MDTuple, MDValue
@@ -63,6 +63,16 @@ def rename_incoming(block: BasicBlock, old: BasicBlock, new: BasicBlock) -> None
                 phi.set_operand(k, new)
 
 
+def redirect_edges(src: BasicBlock, old: BasicBlock, new: BasicBlock) -> None:
+    """Make every slot of `src`'s terminator that names `old` name `new` (phis are the
+    caller's business)."""
+    term = src.terminator
+    assert term is not None
+    for k, op in enumerate(term.operands):
+        if op is old:
+            term.set_operand(k, new)
+
+
 def split_edge(src: BasicBlock, dst: BasicBlock, name: str = "") -> BasicBlock:
     """Insert a new block on the edge src -> dst and return it.
 
@@ -77,9 +87,7 @@ def split_edge(src: BasicBlock, dst: BasicBlock, name: str = "") -> BasicBlock:
     fn = src.parent
     assert fn is not None
     mid = new_block(fn, name or f"{src.name or 'bb'}.{dst.name or 'bb'}_crit_edge", after=src)
-    for k, op in enumerate(term.operands):
-        if op is dst:
-            term.set_operand(k, mid)
+    redirect_edges(src, dst, mid)
     for phi in dst.phis:
         pairs = phi.incoming
         first = next(v for v, b in pairs if b is src)

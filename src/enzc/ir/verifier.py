@@ -75,12 +75,16 @@ def verify_function(fn: Function) -> None:
 
 
 def verify_module(module: Module, *, materialize: bool = False) -> None:
-    """Verify every function body; lazily kept (untouched) bodies are skipped unless
-    `materialize`, since they are still the text LLVM produced."""
-    problems: list[str] = []
+    """Verify the module: metadata, attributes, alignments and names at module level
+    (verify_globals.py), and every function body; lazily kept (untouched) bodies are
+    skipped unless `materialize`, since they are still the text LLVM produced. Names
+    shared by two values are allowed (the printer tells them apart)."""
+    from enzc.ir.verify_globals import body_problems, module_problems
+
+    problems = module_problems(module)
     for fn in module.functions.values():
-        if fn.is_materialized or materialize:
-            problems += check_function(fn)
+        if not fn.is_declaration and (fn.is_materialized or materialize):
+            problems += check_function(fn, unique_names=False) + body_problems(module, fn)
     if problems:
         raise VerificationError(problems)
 
@@ -105,16 +109,18 @@ def _printed(inst: Instruction, slots) -> str | None:
         return None
 
 
-def check_function(fn: Function) -> list[str]:
-    """All problems found in `fn`, as messages (empty when valid)."""
+def check_function(fn: Function, *, unique_names: bool = True) -> list[str]:
+    """All problems found in `fn`, as messages (empty when valid). Without
+    `unique_names`, two values may share a name (the printer makes them `x`, `x.1`)."""
     if fn.is_declaration:
         return []
-    return _Checker(fn).run()
+    return _Checker(fn, unique_names).run()
 
 
 class _Checker:
-    def __init__(self, fn: Function) -> None:
+    def __init__(self, fn: Function, unique_names: bool = True) -> None:
         self.fn = fn
+        self.unique_names = unique_names
         self.problems: list[str] = []
         self.blocks = set(fn.blocks)
         self.slots = None
@@ -176,7 +182,7 @@ class _Checker:
         names = [a.name for a in self.fn.args] + [b.name for b in self.fn.blocks]
         names += [i.name for i in self.fn.instructions()]
         for name, n in Counter(x for x in names if x is not None).items():
-            if n > 1:
+            if n > 1 and self.unique_names:
                 self.report(None, None, f"local name %{name} is defined {n} times")
         for inst in self.fn.instructions():
             if inst.name is not None and inst.type == VOID:

@@ -102,10 +102,10 @@ def parse_archive(path: str, data: bytes) -> Archive:
         if len(header) < _HEADER_SIZE or header[58:60] != _FMAG:
             raise bad(f"truncated or corrupt member header at offset {pos}")
         raw_name = header[0:16].rstrip(b" ")
-        try:
-            size = int(header[48:58].decode("ascii").strip() or "0")
-        except ValueError:
-            raise bad(f"bad member size at offset {pos}") from None
+        size = _decimal(header[48:58])
+        if size is None:
+            raise bad(f"bad member size {header[48:58].decode('latin-1').strip()!r} "
+                      f"at offset {pos}")
         body_start = pos + _HEADER_SIZE
         special = raw_name in (b"/", b"/SYM64/", b"//")
         stored = size if (not thin or special) else 0
@@ -139,10 +139,9 @@ def parse_archive(path: str, data: bytes) -> Archive:
 def _member_name(raw: bytes, body: bytes, long_names: bytes, bad: _Bad) -> tuple[str, bytes]:
     """Decode a member name (GNU `name/`, `/offset`, BSD `#1/len`); return (name, body)."""
     if raw.startswith(b"#1/"):  # BSD: the name is the first `len` bytes of the body
-        try:
-            length = int(raw[3:])
-        except ValueError:
-            raise bad(f"bad BSD member name {raw!r}") from None
+        length = _decimal(raw[3:])
+        if length is None or length > len(body):
+            raise bad(f"bad BSD member name {raw.decode('latin-1')!r}")
         return body[:length].rstrip(b"\0").decode("utf-8", "replace"), body[length:]
     if raw.startswith(b"/") and raw[1:].isdigit():
         start = int(raw[1:])
@@ -153,6 +152,15 @@ def _member_name(raw: bytes, body: bytes, long_names: bytes, bad: _Bad) -> tuple
     if raw.endswith(b"/") and raw not in (b"/", b"//"):
         raw = raw[:-1]
     return raw.decode("utf-8", "replace"), body
+
+
+def _decimal(field: bytes) -> int | None:
+    """A space-padded unsigned decimal header field (sizes, name lengths), else None.
+
+    `int()` alone would take `-5`, `+5` or `1_0`; a negative size once made the reader
+    step backwards forever."""
+    digits = field.strip(b" ")
+    return int(digits) if digits.isdigit() else (0 if not digits else None)
 
 
 def _read_thin_member(path: str, name: str, bad: _Bad) -> bytes:

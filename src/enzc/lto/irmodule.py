@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from enzc.errors import EnzcError
+from enzc.isolation import step
 from enzc.lto.elfobj import Symbols
 
 if TYPE_CHECKING:
@@ -45,15 +46,52 @@ def parse_module(data: bytes, label: str) -> ModuleRef:
     """Parse bitcode or textual IR (`label` names the origin in messages)."""
     import llvmlite.binding as llvm
 
+    step(f"reading the IR of '{label}'")
     try:
         if is_bitcode(data):
             module = llvm.parse_bitcode(data)
         else:
-            module = llvm.parse_assembly(data.decode("utf-8"))
+            module = llvm.parse_assembly(llvm_safe_text(data))
         module.verify()
-    except (RuntimeError, UnicodeDecodeError) as err:
+    except RuntimeError as err:
         raise IRError(f"enzcc: error: '{label}': invalid LLVM IR: {_first_line(err)}") from None
     return module
+
+
+def llvm_safe_text(data: bytes) -> str:
+    r"""IR text that llvmlite passes to LLVM unchanged in meaning.
+
+    llvmlite hands LLVM a NUL-terminated UTF-8 string, but LLVM reads any bytes: a NUL
+    or a non-UTF-8 byte is legal inside a quoted string or name (`c"\xff"`), and a
+    stray NUL counts as white space. Both are spelled here the way LLVM reads them
+    (`\00`, `\FF` in quotes, a space elsewhere), so nothing is cut off at a NUL.
+    """
+    if b"\0" not in data:
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    return _QUOTED_OR_NUL.sub(_escape_token, data).decode("utf-8", "replace")
+
+
+_QUOTED_OR_NUL = re.compile(rb'"[^"]*"|;[^\n]*|\0')
+
+
+def _escape_token(m: re.Match[bytes]) -> bytes:
+    token = m.group()
+    if token.startswith(b'"'):
+        return b"".join(b"\\%02X" % b if b == 0 or b >= 0x80 else bytes([b]) for b in token)
+    return b" " if token == b"\0" else token.replace(b"\0", b" ")
+
+
+def module_text(module: ModuleRef) -> str:
+    """The module as text; bytes that are not UTF-8 (LLVM prints string attributes
+    unescaped) become surrogates, as in `enzc.ir` (encode with surrogateescape)."""
+    from llvmlite.binding import ffi
+
+    with ffi.OutputString() as out:
+        ffi.lib.LLVMPY_PrintModuleToString(module, out)
+        return (out.bytes or b"").decode("utf-8", "surrogateescape")
 
 
 def module_symbols(module: ModuleRef) -> Symbols:
@@ -90,7 +128,8 @@ def strip_o0_attributes(module: ModuleRef, label: str, every_noinline: bool = Fa
             words = [w for w in words if w not in ("optnone", "noinline")]
         return match.group(1) + " ".join(words) + match.group(3)
 
-    return parse_module(_ATTRIBUTE_GROUP.sub(strip, str(module)).encode(), label)
+    text = _ATTRIBUTE_GROUP.sub(strip, module_text(module))
+    return parse_module(text.encode("utf-8", "surrogateescape"), label)
 
 
 def _function_attributes(function) -> set[bytes]:  # type: ignore[no-untyped-def]  # llvmlite
@@ -105,6 +144,7 @@ def link_modules(modules: Iterable[tuple[ModuleRef, str]]) -> ModuleRef:
         if merged is None:
             merged = module
             continue
+        step(f"linking the IR of '{label}' into the program")
         try:
             merged.link_in(module)
         except RuntimeError as err:

@@ -1,0 +1,367 @@
+"""Activity analysis: which values and instructions can carry a derivative.
+
+A floating value is *active* iff it is both *varied* (depends on an active input:
+an `out` argument or memory reachable from a `dup` argument) and *useful* (can
+influence an active output: the returned value of an active return, or memory
+with a shadow). A pointer is active iff it points into memory with a shadow
+(derived from a `dup` argument, or an alloca that holds active data); active
+pointers get shadow pointers. Integers, comparisons and address arithmetic are
+never active. An instruction is active iff the reverse pass has work for it: it
+defines an active value, or writes memory that has a shadow.
+
+Text form (one line per argument and instruction, in program order):
+
+    active %x
+    inactive %i
+    active store double %v, ptr %p
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from enzc.ir.instructions import AtomicRMW, CmpXchg, BinaryOp, CallBase, Cast, ExtractElement, ExtractValue, Freeze
+from enzc.ir.instructions import GetElementPtr, InsertElement, InsertValue, Instruction, Load, Phi, Ret, Select
+from enzc.ir.instructions import ShuffleVector, Store, UnaryOp
+from enzc.ir.module import Function, Module
+from enzc.ir.types import ArrayType, FloatType, NamedStructType, PointerType, StructType, Type, VectorType
+from enzc.ir.values import Value
+
+from enzc.ad.analysis.allocations import allocator_of, local_roots
+from enzc.ad.analysis.calls import CallKind, RuleLookup, classify, writes_memory
+from enzc.ad.analysis.globals_shadow import shadowed_constants
+
+
+class ArgActivity(Enum):
+    """Activity of one argument of the differentiated function (the markers)."""
+
+    CONST = "const"
+    DUP = "dup"
+    DUPNONEED = "dupnoneed"
+    OUT = "out"
+
+    @property
+    def has_shadow(self) -> bool:
+        return self in (ArgActivity.DUP, ArgActivity.DUPNONEED)
+
+
+def carries_float(t: Type) -> bool:
+    """Whether values of type `t` contain floating data (scalars, vectors, aggregates)."""
+    match t:
+        case FloatType():
+            return True
+        case VectorType(element=e) | ArrayType(element=e):
+            return carries_float(e)
+        case StructType(elements=els):
+            return any(carries_float(e) for e in els)
+        case NamedStructType():
+            return t.elements is not None and any(carries_float(e) for e in t.elements)
+    return False
+
+
+def carries_pointer(t: Type) -> bool:
+    """Whether values of type `t` hold pointers (a pointer, or an aggregate with some:
+    C++ returns iterator pairs as `{ptr, ptr}`) and no floats."""
+    if carries_float(t):
+        return False
+    match t:
+        case PointerType():
+            return True
+        case StructType(elements=els):
+            return any(carries_pointer(e) for e in els)
+        case ArrayType(element=e):
+            return carries_pointer(e)
+        case NamedStructType():
+            return t.elements is not None and any(carries_pointer(e) for e in t.elements)
+    return False
+
+
+def float_leaves(ty: Type, prefix: tuple[int, ...] = ()) -> list[tuple[tuple[int, ...], Type]]:
+    """Index paths to the floating (scalar or vector) leaves of an aggregate type."""
+    match ty:
+        case StructType(elements=els) | NamedStructType(elements=els) if els is not None:
+            out = []
+            for i, e in enumerate(els):
+                out += float_leaves(e, prefix + (i,))
+            return out
+        case ArrayType(count=n, element=e):
+            out = []
+            for i in range(n):
+                out += float_leaves(e, prefix + (i,))
+            return out
+    if isinstance(ty.scalar, FloatType):
+        return [(prefix, ty)]
+    return []
+
+
+_FLOAT_FLOW = (BinaryOp, UnaryOp, Select, Phi, ExtractValue, InsertValue, ExtractElement, InsertElement,
+               ShuffleVector, Freeze)
+"""Instructions whose floating result depends on their floating operands."""
+
+_POINTER_FLOW = (GetElementPtr, Cast, Phi, Select, Freeze)
+"""Instructions whose pointer result points where their pointer operand points."""
+
+
+@dataclass
+class Activity:
+    """The result: active values and instructions of one function and signature."""
+
+    function: Function
+    args: tuple[ArgActivity, ...]
+    active_return: bool
+    module: Module | None = None
+    shadowed: set[Value] = field(default_factory=set)
+    """Pointers into memory with a shadow."""
+    varied: set[Value] = field(default_factory=set)
+    useful: set[Value] = field(default_factory=set)
+    has_rule: RuleLookup = field(kw_only=True)
+    """Which callees the derivative rule table covers (pure math: `CallKind.RULE`)."""
+
+    def is_active_value(self, v: Value) -> bool:
+        """Carries a derivative: an active float value or a pointer with a shadow."""
+        if v in self.shadowed:
+            return True
+        return v in self.varied and v in self.useful
+
+    def has_shadow(self, v: Value) -> bool:
+        return v in self.shadowed
+
+    def is_active_instruction(self, inst: Instruction) -> bool:
+        if self.is_active_value(inst):
+            return True
+        match inst:
+            case Store():
+                return inst.ptr in self.shadowed and carries_float(inst.value.type)
+            case CallBase():
+                return self._call_is_active(inst)
+            case Ret():
+                return self.active_return and inst.value is not None and self.is_active_value(inst.value)
+            case AtomicRMW() | CmpXchg():
+                return inst.operand(0) in self.shadowed
+        return False
+
+    def _call_is_active(self, call: CallBase) -> bool:
+        """Calls without an active result matter only if they may move derivatives
+        through shadowed memory (read-only calls returning non-floats never do)."""
+        kind = classify(call, self.has_rule)
+        shadow_args = [a for a in call.args if a in self.shadowed]
+        match kind:
+            case CallKind.INACTIVE | CallKind.RULE:
+                return False
+            case CallKind.MEMSET | CallKind.MEMCPY:
+                return bool(shadow_args)
+            case CallKind.ALLOC:
+                return False  # active through its shadowed result
+            case CallKind.CUSTOM:
+                return bool(shadow_args)
+        return (bool(shadow_args) or self.passes_varied(call)) and writes_memory(call, self.module)
+
+    def passes_varied(self, call: CallBase) -> bool:
+        """An unknown or defined callee that may write memory and gets varied data:
+        it may store derivatives anywhere it can reach (globals included), so it must
+        be differentiated or rejected, never skipped."""
+        return (classify(call, self.has_rule) is CallKind.UNKNOWN
+                and any(a in self.varied for a in call.args) and writes_memory(call, self.module))
+
+    def text(self) -> str:
+        """The text form described in the module docstring."""
+        slots = slot_numbers(self.function)
+        lines = []
+        for a in self.function.args:
+            lines.append(f"{_word(self.is_active_value(a))} {_label(a, slots)}")
+        for inst in self.function.instructions():
+            lines.append(f"{_word(self.is_active_instruction(inst))} {_label(inst, slots)}")
+        return "\n".join(lines) + "\n"
+
+
+def _word(active: bool) -> str:
+    return "active" if active else "inactive"
+
+
+def slot_numbers(fn: Function) -> dict[Value, int]:
+    """LLVM's numbering of unnamed values: arguments, then each block and its values."""
+    slots: dict[Value, int] = {}
+    for a in fn.args:
+        if a.name is None:
+            slots[a] = len(slots)
+    for b in fn.blocks:
+        if b.name is None:
+            slots[b] = len(slots)
+        for inst in b.instructions:
+            if inst.name is None and inst.type.is_first_class:
+                slots[inst] = len(slots)
+    return slots
+
+
+def _label(v: Value, slots: dict[Value, int]) -> str:
+    if v.name is not None:
+        return v.ref()
+    if v in slots:
+        return f"%{slots[v]}"
+    return str(v).strip().splitlines()[-1]
+
+
+def parse_activity_text(text: str) -> dict[str, bool]:
+    """`{"%x": True, "store double %v, ptr %p": True, ...}` from the text form."""
+    out: dict[str, bool] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        word, _, rest = line.partition(" ")
+        if word not in ("active", "inactive"):
+            raise ValueError(f"not an activity line: {line!r}")
+        out[rest.strip()] = word == "active"
+    return out
+
+
+def analyze(fn: Function, args: tuple[ArgActivity, ...], active_return: bool, module: Module | None = None, *,
+            has_rule: RuleLookup) -> Activity:
+    """Compute activity of every value of `fn` for the given argument classes; `has_rule`
+    tells the calls the derivative rule table covers (`rules.table.has_rule`)."""
+    act = Activity(fn, args, active_return, module, has_rule=has_rule)
+    insts = list(fn.instructions())
+    for a, cls in zip(fn.args, args):
+        if cls.has_shadow:
+            act.shadowed.add(a)
+        elif cls is ArgActivity.OUT:
+            act.varied.add(a)
+    if module is not None:
+        act.shadowed.update(shadowed_constants(module, fn))  # globals with !enzyme_shadow
+    _forward(act, insts)
+    _backward(act, insts)
+    return act
+
+
+def _forward(act: Activity, insts: list[Instruction]) -> None:
+    """Shadowed pointers and varied values, to a joint fixed point."""
+    shadowed, varied = act.shadowed, act.varied
+    changed = True
+    while changed:
+        changed = False
+        for inst in insts:
+            if inst in shadowed and inst in varied:
+                continue
+            ops = inst.operands
+            new_shadow = False
+            new_varied = False
+            match inst:
+                case Load():
+                    if inst.ptr in shadowed:
+                        if carries_pointer(inst.type):
+                            new_shadow = True
+                        elif carries_float(inst.type):
+                            new_varied = True
+                case Ret() if act.active_return and inst.value is not None \
+                        and carries_pointer(inst.value.type):
+                    changed |= _shadow_roots(shadowed, inst.value)  # a returned shadow (split mode)
+                case Store():
+                    if inst.value in varied or inst.value in shadowed:
+                        changed |= _shadow_roots(shadowed, inst.ptr)
+                    if inst.ptr in shadowed and carries_pointer(inst.value.type):
+                        changed |= _shadow_roots(shadowed, inst.value)  # its shadow goes into shadow memory
+                case CallBase():
+                    kind = classify(inst, act.has_rule)
+                    if kind is CallKind.MEMCPY and len(inst.args) >= 2 and inst.args[1] in shadowed:
+                        changed |= _shadow_roots(shadowed, inst.args[0])
+                    if kind is CallKind.CUSTOM and any(a in varied or a in shadowed for a in inst.args):
+                        for a in inst.args:  # the custom derivative takes a shadow for every pointer
+                            if isinstance(a.type, PointerType):
+                                changed |= _shadow_roots(shadowed, a)
+                    if kind is CallKind.ALLOC:
+                        moves = allocator_of(inst).moves_from  # type: ignore[union-attr]
+                        new_shadow = moves is not None and inst.args[moves] in shadowed
+                    if carries_float(inst.type) and kind is not CallKind.INACTIVE:
+                        new_varied = any(a in varied or a in shadowed for a in inst.args)
+                    if kind is CallKind.UNKNOWN and any(a in varied or a in shadowed for a in inst.args):
+                        changed |= _call_outputs(act, inst)
+                        new_shadow = carries_pointer(inst.type) and any(a in shadowed for a in inst.args)
+                case ExtractValue() | InsertValue() if carries_pointer(inst.type):
+                    new_shadow = any(o in shadowed for o in ops[:2])
+                case _ if isinstance(inst, _POINTER_FLOW) and (isinstance(inst.type.scalar, PointerType)
+                                                               or carries_pointer(inst.type)):
+                    if isinstance(inst, Select):
+                        new_shadow = inst.true_value in shadowed or inst.false_value in shadowed
+                    elif isinstance(inst, Phi):
+                        new_shadow = any(v in shadowed for v, _ in inst.incoming)
+                    else:
+                        new_shadow = ops[0] in shadowed
+                    if new_shadow and isinstance(inst, (Phi, Select)):
+                        changed |= _shadow_roots(shadowed, inst)  # every incoming pointer needs a shadow
+                case Cast() if inst.opcode in ("fpext", "fptrunc"):
+                    new_varied = ops[0] in varied
+                case _ if isinstance(inst, _FLOAT_FLOW) and carries_float(inst.type):
+                    new_varied = any(o in varied for o in ops)
+            if new_shadow and inst not in shadowed:
+                shadowed.add(inst)
+                changed = True
+            if new_varied and inst not in varied:
+                varied.add(inst)
+                changed = True
+
+
+def _call_outputs(act: Activity, call: CallBase) -> bool:
+    """A call that may write memory and receives varied or shadowed data may store
+    it through any pointer argument: all of them get shadows (conservative; the
+    callee's own derivative decides what really moves)."""
+    if not writes_memory(call, act.module):
+        return False
+    changed = False
+    for a in call.args:
+        if isinstance(a.type, PointerType):
+            changed |= _shadow_roots(act.shadowed, a)
+    return changed
+
+
+def _shadow_roots(shadowed: set[Value], ptr: Value) -> bool:
+    """Give shadows to the allocas and heap blocks `ptr` may point into (and to
+    memory holding pointers it was loaded from); True if any was new."""
+    fresh = [r for r in local_roots(ptr) if r not in shadowed]
+    shadowed.update(fresh)
+    return bool(fresh)
+
+
+def _backward(act: Activity, insts: list[Instruction]) -> None:
+    """Useful values: those that can reach the active return or shadowed memory."""
+    useful = act.useful
+    work: list[Value] = []
+
+    def mark(v: Value) -> None:
+        if v not in useful:
+            useful.add(v)
+            work.append(v)
+
+    for inst in insts:
+        match inst:
+            case Ret() if act.active_return and inst.value is not None:
+                mark(inst.value)
+            case Store() if inst.ptr in act.shadowed:
+                mark(inst.value)
+            case CallBase() if any(a in act.shadowed for a in inst.args) or act.passes_varied(inst):
+                for a in inst.args:
+                    mark(a)
+    while work:
+        v = work.pop()
+        if not isinstance(v, Instruction):
+            continue
+        match v:
+            case Load():
+                pass  # memory: loads from shadowed memory are seeded by their uses
+            case CallBase():
+                for a in v.args:
+                    mark(a)
+            case Select():
+                mark(v.true_value)
+                mark(v.false_value)
+            case Phi():
+                for val, _ in v.incoming:
+                    mark(val)
+            case InsertElement() | ExtractElement():
+                mark(v.operand(0))
+                if isinstance(v, InsertElement):
+                    mark(v.operand(1))
+            case _:
+                for o in v.operands:
+                    mark(o)
+

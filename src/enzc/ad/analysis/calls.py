@@ -1,0 +1,142 @@
+"""What the AD knows about called functions without looking at their bodies.
+
+One table answers, per callee name, whether a call can carry derivatives at all
+(intrinsics like `llvm.dbg.*`, libc I/O) and how calls that touch memory behave.
+Calls with a derivative rule (libm, math intrinsics) are in `rules.table`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+
+from enzc.ir.instructions import CallBase
+from enzc.ir.module import Function, Module
+
+from enzc.ad.analysis.allocations import ALLOCATORS, DEALLOCATORS
+from enzc.ad.analysis.annotations import has_custom_gradient, is_inactive_function, math_name
+
+
+RuleLookup = Callable[[str], bool]
+"""Whether the derivative rule table covers a callee name (`rules.table.has_rule`).
+The analyses take it as a parameter: the table belongs to a layer above them."""
+
+
+class CallKind(Enum):
+    """How the engine treats a call."""
+
+    RULE = "rule"
+    """A math function with an entry in the derivative table."""
+    INACTIVE = "inactive"
+    """Never carries a derivative and never writes float memory the AD tracks."""
+    MEMSET = "memset"
+    MEMCPY = "memcpy"
+    ALLOC = "alloc"
+    """A heap allocation (`malloc`, `realloc`, `new`, ...): see `heap`."""
+    CUSTOM = "custom"
+    """A function with a user-supplied derivative: see `custom`."""
+    UNKNOWN = "unknown"
+    """Anything else: inactive only if nothing active flows in or out."""
+
+
+INACTIVE_PREFIXES = (
+    "llvm.dbg.", "llvm.lifetime.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
+    "llvm.invariant.", "llvm.prefetch", "llvm.donothing", "llvm.sideeffect", "llvm.stacksave",
+    "llvm.stackrestore", "llvm.trap", "llvm.debugtrap", "llvm.ubsantrap", "llvm.objectsize",
+    "llvm.expect", "llvm.is.constant", "llvm.annotation", "llvm.var.annotation",
+    "llvm.pseudoprobe", "llvm.launder.invariant.group", "llvm.strip.invariant.group",
+)
+"""Intrinsics without any numeric effect on the program's floats."""
+
+INACTIVE_CXX_PREFIXES = (
+    "_ZNSo", "_ZNSt13basic_ostreamIwSt11char_traitsIwEE", "_ZSt16__ostream_insert", "_ZStlsI",
+    "_ZSt4endlI", "_ZSt5flushI", "_ZNKSt5ctypeIcE13_M_widen_init", "_ZSt16__throw_",
+    "_ZSt17__throw_", "_ZSt18__throw_", "_ZSt19__throw_", "_ZSt20__throw_", "_ZSt21__throw_",
+    "_ZSt24__throw_", "_ZSt25__throw_", "_ZSt28__throw_",
+)
+"""libstdc++ output streams (`std::cout << x`: `std::ostream` members, `operator<<`,
+`endl`, `flush`) and `std::__throw_*`: they read program memory, write only the
+stream's own state, or never return."""
+
+INACTIVE_LIBC = frozenset({
+    "printf", "puts", "putchar", "fprintf", "fputs", "fputc", "fflush", "fwrite", "perror",
+    "abort", "exit", "_exit", "__assert_fail", "__stack_chk_fail", "clock", "time",
+    "gettimeofday", "clock_gettime", "rand", "srand", "random", "srandom", "strlen",
+    "strcmp", "strncmp", "getenv", "free", "__cxa_guard_acquire", "__cxa_guard_release",
+    "posix_memalign", "vprintf", "vfprintf", "fputwc", "putwchar", "putc", "snprintf", "sprintf",
+})
+"""Library functions that read (never write) program memory or touch none of it.
+
+Freeing never moves derivatives (`heap` frees shadows in the reverse pass).
+`posix_memalign` reaches the AD writing only a private slot (`posix_memalign.py`).
+"""
+
+MEMSET_PREFIXES = ("llvm.memset.",)
+MEMCPY_PREFIXES = ("llvm.memcpy.", "llvm.memmove.", "llvm.memcpy.inline.")
+MEMSET_NAMES = frozenset({"memset"})
+MEMCPY_NAMES = frozenset({"memcpy", "memmove"})
+
+
+def callee_name(call: CallBase) -> str | None:
+    """The callee's name, or the known function it is registered to behave like."""
+    fn = call.called_function
+    if fn is None:
+        return None
+    return math_name(fn) or fn.name
+
+
+def classify(call: CallBase, has_rule: RuleLookup) -> CallKind:
+    """The kind of `call`; `has_rule(name)` tells whether the rule table covers a name."""
+    name = callee_name(call)
+    if name is None:
+        return CallKind.UNKNOWN
+    fn = call.called_function
+    if is_inactive_function(fn):
+        return CallKind.INACTIVE
+    if has_custom_gradient(fn):
+        return CallKind.CUSTOM
+    if (name.startswith(INACTIVE_PREFIXES) or name in INACTIVE_LIBC or name in DEALLOCATORS
+            or name.startswith(INACTIVE_CXX_PREFIXES)):
+        return CallKind.INACTIVE
+    if name in ALLOCATORS:
+        return CallKind.ALLOC
+    if name.startswith(MEMSET_PREFIXES) or name in MEMSET_NAMES:
+        return CallKind.MEMSET
+    if name.startswith(MEMCPY_PREFIXES) or name in MEMCPY_NAMES:
+        return CallKind.MEMCPY
+    if has_rule(name):
+        return CallKind.RULE
+    return CallKind.UNKNOWN
+
+
+def is_memory_copy(call: CallBase) -> bool:
+    """`memcpy`/`memmove` or their intrinsics (the rule table names no copy, so the
+    answer does not depend on it)."""
+    return classify(call, lambda _: False) is CallKind.MEMCPY
+
+
+def call_attributes(call: CallBase, module: Module | None) -> list[str]:
+    """The function attributes of the call site and of its callee, groups (`#3`) expanded."""
+    attrs = list(_attrs(call.fn_attrs, module))
+    fn = call.called_function
+    if isinstance(fn, Function):
+        attrs += list(_attrs(fn.fn_attrs, module))
+    return attrs
+
+
+def writes_memory(call: CallBase, module: Module | None) -> bool:
+    """Whether the call may write memory, from `memory(...)`/`readonly`/`readnone`."""
+    for a in call_attributes(call, module):
+        if a in ("readnone", "readonly"):
+            return False
+        if a.startswith("memory(") and "write" not in a:
+            return False
+    return True
+
+
+def _attrs(attrs: tuple[str, ...], module: Module | None):
+    for a in attrs:
+        if a.startswith("#") and module is not None and a[1:] in module.attribute_groups:
+            yield from module.attribute_groups[a[1:]]
+        else:
+            yield a

@@ -1,0 +1,230 @@
+"""Adjoints of memory copies by the type of what is copied.
+
+The reverse of `memcpy(dst, src, n)` / `memmove` is, for every floating element
+copied, `d_src[i] += d_dst[i]; d_dst[i] = 0` in the element's own type: 8 bytes
+of one double give one double adjoint, 8 bytes of two floats two float adjoints,
+and integer or pointer bytes none. Type analysis (`TypeResults.copy_layout`)
+says which bytes hold what; where it cannot, the element type an allocation or
+every access through the copied pointers shows is used, and otherwise the copy is
+a compile-time error naming it (never a guessed adjoint).
+
+One helper per float type does the element loop; it walks forwards when the
+destination shadow lies above the source shadow and backwards otherwise, which
+is what an overlapping `memmove` needs (each adjoint moves before its slot is
+reused).
+"""
+
+from __future__ import annotations
+
+from enzc.ir.builder import IRBuilder, new_block
+from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Store
+from enzc.ir.libc import define_helper
+from enzc.ir.module import Function
+from enzc.ir.types import I8, I64, PTR, VOID, FloatType, FunctionType
+from enzc.ir.values import ConstantInt, Value
+
+from enzc.ad.analysis.activity import float_leaves
+from enzc.ad.analysis.gradient_state import GradientState
+from enzc.ad.typeanalysis.errors import TypeAnalysisError
+from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers
+from enzc.ad.typeanalysis.results import CopyLayout, Segment
+from enzc.ad.typeanalysis.typetree import Kind, float_type
+
+
+def memcpy_adjoint(gu: GradientState, call: CallBase) -> None:
+    """Reverse of a copy between two shadowed buffers (original `call`)."""
+    layout = copy_layout(gu, call)
+    d_dst = gu.lookup(gu.shadow(call.args[0]))
+    d_src = gu.lookup(gu.shadow(call.args[1]))
+    n = gu.lookup(gu.new_value(call.args[2]))
+    if n.type != I64:
+        n = gu.b.zext(n, I64, "n")
+    emit_layout_adjoint(gu, layout, d_dst, d_src, n)
+
+
+def copy_adjoint_by_bytes(gu: GradientState, owner: Value, d_dst: Value, d_src: Value, nbytes: Value) -> None:
+    """`d_src += d_dst; d_dst = 0` over `nbytes` (a reverse-pass value) of the
+    memory original pointer `owner` points to, which must be one repeated pattern."""
+    layout = repeated_layout(gu, owner)
+    emit_layout_adjoint(gu, layout, d_dst, d_src, nbytes)
+
+
+def emit_layout_adjoint(gu: GradientState, layout: CopyLayout, d_dst: Value, d_src: Value, n: Value) -> None:
+    b = gu.b
+    if layout.period is None:
+        reps: Value = ConstantInt(I64, 1)
+        stride = 0
+    else:
+        reps = b.udiv(n, ConstantInt(I64, layout.period), "n.reps")
+        stride = layout.period
+    for seg in layout.float_segments():
+        elem = FloatType(seg.type.float_kind)  # type: ignore[arg-type]
+        per = seg.size // seg.type.stride
+        dst = b.gep(I8, d_dst, [seg.offset], "d.dst") if seg.offset else d_dst
+        src = b.gep(I8, d_src, [seg.offset], "d.src") if seg.offset else d_src
+        b.call(_helper(gu, elem), [dst, src, reps, ConstantInt(I64, per), ConstantInt(I64, stride)])
+
+
+# -- which bytes hold floats ----------------------------------------------------------------------
+
+
+def copy_layout(gu: GradientState, call: CallBase) -> CopyLayout:
+    """What `call` copies: from type analysis (bytes of a local object that nothing
+    ever writes are uninitialized, no data), else from the buffers' element type."""
+    try:
+        return gu.types.copy_layout(call, _no_data_in(gu, call.args[1]))
+    except TypeAnalysisError as err:
+        elem = _agreed_element_type(gu, call)
+        if elem is None:
+            raise gu.error(call, err.reason, err.hint) from None
+        size = gu.layout.alloc_size_of(elem)
+        return CopyLayout((Segment(0, size, float_type(elem.kind)),), size)
+
+
+def _no_data_in(gu: GradientState, src: Value):
+    """For a copy from a local alloca (at a constant offset): `no_data(offset, size)`,
+    whether those copied bytes carry no data: never written (every write at a
+    known offset), or declared integer fields of the alloca's type; else None."""
+    seeds = TypeSeeds(gu.layout)
+    located = alloca_offset(src, seeds)
+    if located is None:
+        return None
+    alloca, start = located
+    written = _written_ranges(alloca, seeds)
+    if written is None:
+        written = [(0, 1 << 62)]  # writes unknown: only declared integer fields count
+
+    def no_data(offset: int, size: int) -> bool:
+        lo, hi = start + offset, start + offset + size
+        return all(e <= lo or s >= hi for s, e in written) \
+            or declared_integers(alloca.allocated_type, lo, hi, gu.layout)
+
+    return no_data
+
+
+def _written_ranges(alloca: Alloca, seeds: TypeSeeds) -> list[tuple[int, int]] | None:
+    """[start, end) byte ranges of `alloca` some instruction may write; None when a
+    write is at an unknown offset or the address escapes (a call may write it)."""
+    ranges: list[tuple[int, int]] = []
+    work: list[Value] = [alloca]
+    seen: set[int] = set()
+    while work:
+        v = work.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        located = alloca_offset(v, seeds)
+        if located is None:
+            return None
+        at = located[1]
+        for use in v.uses:
+            user = use.user
+            match user:
+                case Load():
+                    continue
+                case Store() if user.ptr is v and user.value is not v:
+                    size = seeds.size(user.value.type)
+                    if size is None:
+                        return None
+                    ranges.append((at, at + size))
+                case CallBase():
+                    name = (user.called_function.name if user.called_function is not None else None) or ""
+                    if name.startswith(("llvm.lifetime.", "llvm.dbg.")):
+                        continue
+                    copies = name.startswith(("llvm.memcpy", "llvm.memmove"))
+                    if copies and use.index == 1:
+                        continue  # read by a copy
+                    length = user.args[2] if len(user.args) > 2 else None
+                    if (copies or name.startswith("llvm.memset")) and use.index == 0 and isinstance(length, ConstantInt):
+                        ranges.append((at, at + length.value))
+                        continue
+                    return None
+                case GetElementPtr() | Cast(opcode="bitcast"):
+                    work.append(user)
+                case _:
+                    return None
+    return ranges
+
+
+def repeated_layout(gu: GradientState, ptr: Value) -> CopyLayout:
+    """The memory behind original pointer `ptr` as one repeated pattern."""
+    memory = gu.types.tree_of(ptr).data0()
+    heads = memory.first_level()
+    types = set(heads.values())
+    if len(types) == 1:
+        t = types.pop()
+        if t.kind is Kind.FLOAT and (set(heads) == {-1} or sorted(heads) == list(range(0, max(heads) + 1, t.stride))):
+            return CopyLayout((Segment(0, t.stride, t),), t.stride)
+        if t.kind in (Kind.INTEGER, Kind.POINTER):
+            return CopyLayout((), None)
+    raise gu.error(ptr if isinstance(ptr, CallBase) else None,  # type: ignore[arg-type]
+                   "cannot deduce the element type of memory moved by realloc",
+                   "store and load the reallocated memory with its real type (double, float) in the "
+                   "differentiated code")
+
+
+def _agreed_element_type(gu: GradientState, call: CallBase) -> FloatType | None:
+    types = {t for t in (_element_float_type(gu, call.args[0]), _element_float_type(gu, call.args[1]))
+             if t is not None}
+    return next(iter(types)) if len(types) == 1 else None
+
+
+def _element_float_type(gu: GradientState, ptr: Value) -> FloatType | None:
+    """The one floating type stored in `ptr`'s allocation: its alloca's only leaf
+    type, or the only type every load and store through it uses."""
+    from enzc.ad.analysis.memory_facts import underlying_object
+
+    base = underlying_object(ptr)
+    if isinstance(base, Alloca):
+        leaves = float_leaves(base.allocated_type)
+        kinds = {t for _, t in leaves}
+        whole = gu.layout.alloc_size_of(base.allocated_type)
+        if len(kinds) == 1:
+            only = next(iter(kinds))
+            if isinstance(only, FloatType) and len(leaves) * gu.layout.alloc_size_of(only) == whole:
+                return only
+    seen = {(inst.type if isinstance(inst, Load) else inst.value.type).scalar
+            for inst in gu.original.instructions()
+            if isinstance(inst, (Load, Store)) and underlying_object(inst.ptr) is base}
+    if len(seen) == 1 and isinstance(only := next(iter(seen)), FloatType):
+        return only
+    return None
+
+
+# -- the element loop ----------------------------------------------------------------------------------
+
+
+def _helper(gu: GradientState, elem: FloatType) -> Function:
+    """`void __enzc_copy_adjoint_<T>(ptr d_dst, ptr d_src, i64 reps, i64 per, i64 stride)`:
+    for `reps` blocks `stride` bytes apart, `per` consecutive elements each:
+    d_src += d_dst; d_dst = 0 (forwards if d_dst > d_src, else backwards)."""
+    name = f"__enzc_copy_adjoint_{elem}"
+    fn, fresh = define_helper(gu.module, name, FunctionType(VOID, (PTR, PTR, I64, I64, I64)),
+                              ("d_dst", "d_src", "reps", "per", "stride"))
+    if not fresh:
+        return fn
+    d_dst, d_src, reps, per, stride = fn.args
+    entry, loop, done = new_block(fn, "entry"), new_block(fn, "loop"), new_block(fn, "done")
+    b = IRBuilder(entry)
+    total = b.mul(reps, per, "total")
+    up = b.icmp("ugt", d_dst, d_src, "up")
+    b.cond_br(b.icmp("eq", total, ConstantInt(I64, 0), "empty"), done, loop)
+    b.position_at_end(loop)
+    k = b.phi(I64, [(ConstantInt(I64, 0), entry)], "k")
+    last = b.sub(b.sub(total, ConstantInt(I64, 1), "last"), k, "down")
+    j = b.select(up, k, last, "j")
+    r = b.udiv(j, per, "r")
+    e = b.urem(j, per, "e")
+    size = ConstantInt(I64, gu.layout.alloc_size_of(elem))
+    off = b.add(b.mul(r, stride, "r.off"), b.mul(e, size, "e.off"), "off")
+    pd = b.gep(I8, d_dst, [off], "pd")
+    ps = b.gep(I8, d_src, [off], "ps")
+    v = b.load(elem, pd, "v", align=1)  # copied bytes may sit at any offset (packed structs)
+    b.store(b.const_zero(elem), pd, align=1)
+    b.store(b.fadd(b.load(elem, ps, "s", align=1), v, "sum"), ps, align=1)
+    nxt = b.add(k, ConstantInt(I64, 1), "k.next")
+    k.add_incoming(nxt, loop)
+    b.cond_br(b.icmp("ult", nxt, total, "more"), loop, done)
+    b.position_at_end(done)
+    b.ret_void()
+    return fn

@@ -1,0 +1,59 @@
+"""Shadow pointers moved by `memcpy`/`memmove` in the forward pass.
+
+A store of an active pointer also stores its shadow into shadow memory, so that
+later loads of the pointer find their shadow there. A memory copy moves pointers
+too — C++ copies iterators and small objects with `llvm.memcpy` when they are
+not promoted to registers — so the forward pass copies the shadow bytes of the
+copied pointers along. Floating-point bytes are not copied forward: their shadow
+holds adjoints, which move in the reverse pass (`memtypes`); copying them ahead
+would count a caller's initial shadow values twice.
+"""
+
+from __future__ import annotations
+
+from enzc.ir.builder import IRBuilder
+from enzc.ir.instructions import CallBase
+from enzc.ir.libc import declare
+from enzc.ir.types import I1, I8, I64
+from enzc.ir.values import ConstantInt, Value
+
+from enzc.ad.analysis.calls import is_memory_copy
+from enzc.ad.analysis.gradient_state import GradientState
+from enzc.ad.memory.memtypes import copy_layout
+from enzc.ad.typeanalysis.typetree import Kind
+
+
+def copy_pointer_shadows(gu: GradientState, call: CallBase) -> None:
+    """After forward copy `call` (original) between shadowed buffers, copy the
+    shadows of the pointers it moved; other calls are left alone."""
+    if not is_memory_copy(call):
+        return
+    dst, src = call.args[0], call.args[1]
+    if not (gu.activity.has_shadow(dst) and gu.activity.has_shadow(src)):
+        return
+    layout = copy_layout(gu, call)
+    pointers = [s for s in layout.segments if s.type.kind is Kind.POINTER]
+    if not pointers:
+        return
+    d_dst, d_src = gu.shadow(dst), gu.shadow(src)
+    b = IRBuilder()
+    b.position_after(gu.new_value(call))  # type: ignore[arg-type]
+    if not layout.float_segments():
+        _move(gu, b, d_dst, d_src, _bytes(b, gu.new_value(call.args[2])))  # nothing in it accumulates
+        return
+    if layout.period is not None:
+        raise gu.error(call, "cannot copy an array of records holding both pointers and floating-point "
+                             "values between active buffers",
+                       "copy the records field by field, or keep the pointers in a separate array")
+    for seg in pointers:
+        offset = ConstantInt(I64, seg.offset)
+        _move(gu, b, b.gep(I8, d_dst, [offset], "ptr.shadow.dst"), b.gep(I8, d_src, [offset], "ptr.shadow.src"),
+              ConstantInt(I64, seg.size))
+
+
+def _bytes(b: IRBuilder, n: Value) -> Value:
+    return n if n.type == I64 else b.zext(n, I64, "n")
+
+
+def _move(gu: GradientState, b: IRBuilder, dst: Value, src: Value, n: Value) -> None:
+    b.call(declare(gu.module, "llvm.memmove.p0.p0.i64"), [dst, src, n, ConstantInt(I1, 0)])

@@ -1,0 +1,299 @@
+"""The derivative-rule DSL: parse `table` expressions once, emit them as IR.
+
+An expression is parsed into a small tree; `emit` walks it with an `IRBuilder`,
+binding `x`, `y`, `z` to the call's (forward) arguments and `r` to its result,
+each fetched lazily so a rule only makes the reverse pass look up what it uses.
+Numbers take the floating type of the call; integer arguments (`powi`'s
+exponent) stay integers until mixed with floats.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
+
+from enzc.ir.builder import IRBuilder, get_or_insert_function
+from enzc.ir.module import Module
+from enzc.ir.types import FloatType, FunctionType, I32, IntType, Type, VectorType
+from enzc.ir.values import ConstantInt, Value, const_fp
+
+PARAMS = ("x", "y", "z")
+"""Names of the call's arguments in rule expressions, in order."""
+
+FUNCTIONS: dict[str, str] = {
+    "sin": "sin", "cos": "cos", "exp": "exp", "log": "log", "sqrt": "sqrt", "pow": "pow",
+    "powi": "powi", "copysign": "copysign", "sinh": "sinh", "cosh": "cosh", "trunc": "trunc",
+    "roundeven": "roundeven",
+}
+"""Functions usable in rule expressions → the LLVM intrinsic (`llvm.NAME.<type>`)."""
+
+
+class RuleError(ValueError):
+    """A malformed rule expression (a bug in the table, caught by its unit tests)."""
+
+
+# ---------------------------------------------------------------------------
+# Expression trees
+
+
+@dataclass(frozen=True)
+class Num:
+    value: float
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str
+
+
+@dataclass(frozen=True)
+class Unary:
+    op: str
+    operand: object
+
+
+@dataclass(frozen=True)
+class Bin:
+    op: str
+    lhs: object
+    rhs: object
+
+
+@dataclass(frozen=True)
+class Cond:
+    cond: object
+    if_true: object
+    if_false: object
+
+
+@dataclass(frozen=True)
+class Fn:
+    name: str
+    args: tuple
+
+
+_TOKEN = re.compile(r"\s*(?:(\d+\.\d*(?:[eE][-+]?\d+)?|\d+(?:[eE][-+]?\d+)?)|([A-Za-z_]\w*)|(<=|>=|==|[-+*/(),?:<>]))")
+_BINDING = {"?": 1, "<": 2, ">": 2, "<=": 2, ">=": 2, "==": 2, "+": 3, "-": 3, "*": 4, "/": 4}
+
+
+@lru_cache(maxsize=None)
+def parse(text: str) -> object:
+    """Parse one rule expression (precedence climbing)."""
+    tokens: list[tuple[str, str]] = []
+    pos = 0
+    text = text.strip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise RuleError(f"bad character in rule {text!r} at {pos}")
+        num, ident, op = m.groups()
+        tokens.append(("num", num) if num else ("id", ident) if ident else ("op", op))
+        pos = m.end()
+    tokens.append(("end", ""))
+    at = [0]
+
+    def peek() -> tuple[str, str]:
+        return tokens[at[0]]
+
+    def take(expected: str | None = None) -> tuple[str, str]:
+        tok = tokens[at[0]]
+        if expected is not None and tok[1] != expected:
+            raise RuleError(f"expected {expected!r} in rule {text!r}, found {tok[1]!r}")
+        at[0] += 1
+        return tok
+
+    def primary() -> object:
+        kind, val = take()
+        if kind == "num":
+            return Num(float(val))
+        if kind == "id":
+            if peek()[1] == "(":
+                take("(")
+                args = [expr(0)]
+                while peek()[1] == ",":
+                    take(",")
+                    args.append(expr(0))
+                take(")")
+                if val not in FUNCTIONS:
+                    raise RuleError(f"unknown function {val!r} in rule {text!r}")
+                return Fn(val, tuple(args))
+            if val not in PARAMS and val != "r":
+                raise RuleError(f"unknown name {val!r} in rule {text!r}")
+            return Var(val)
+        if val == "(":
+            inner = expr(0)
+            take(")")
+            return inner
+        if val == "-":
+            return Unary("-", expr(4))
+        raise RuleError(f"unexpected {val!r} in rule {text!r}")
+
+    def expr(min_bp: int) -> object:
+        lhs = primary()
+        while True:
+            kind, op = peek()
+            bp = _BINDING.get(op) if kind == "op" else None
+            if bp is None or bp <= min_bp:
+                return lhs
+            take()
+            if op == "?":
+                yes = expr(0)
+                take(":")
+                no = expr(0)
+                lhs = Cond(lhs, yes, no)
+            else:
+                lhs = Bin(op, lhs, expr(bp))
+
+    tree = expr(0)
+    if peek()[0] != "end":
+        raise RuleError(f"trailing {peek()[1]!r} in rule {text!r}")
+    return tree
+
+
+# ---------------------------------------------------------------------------
+# Rules
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Partial derivatives of a function, one expression (or None) per argument."""
+
+    partials: tuple[str | None, ...]
+    complex_op: str | None = None
+    """Complex arithmetic (`complex`): the operation instead of partials."""
+
+    def partial(self, index: int) -> object | None:
+        text = self.partials[index] if index < len(self.partials) else None
+        return parse(text) if text is not None else None
+
+
+def D(*partials: str | None) -> Rule:
+    """A table entry: the partial derivative with respect to each argument."""
+    for p in partials:
+        if p is not None:
+            parse(p)
+    return Rule(tuple(partials))
+
+
+class EmitEnv(Protocol):
+    """What an expression needs from the reverse pass: the call's values."""
+
+    def argument(self, index: int) -> Value: ...
+
+    def result(self) -> Value: ...
+
+    def forward_call(self, function: str, params: tuple[str, ...]) -> Value | None:
+        """The forward value of `function(params...)` if the forward pass computed it."""
+        ...
+
+
+def emit(tree: object, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) -> Value:
+    """IR computing `tree` at the builder's position; numbers have type `ftype`."""
+    bound: dict[str, Value] = {}
+
+    def var(name: str) -> Value:
+        if name not in bound:
+            bound[name] = env.result() if name == "r" else env.argument(PARAMS.index(name))
+        return bound[name]
+
+    def to_float(v: Value) -> Value:
+        if isinstance(v.type.scalar, IntType):
+            if isinstance(v, ConstantInt):
+                return const_fp(ftype, float(v.value))
+            return b.sitofp(v, ftype, "ri")
+        return v
+
+    def go(node: object, want_int: bool = False) -> Value:
+        match node:
+            case Num(value=v):
+                if want_int and v == int(v):
+                    return ConstantInt(I32, int(v))
+                return const_fp(ftype, representable(v, ftype))
+            case Var(name=n):
+                return var(n)
+            case Unary(operand=x):
+                return b.fneg(to_float(go(x)), "rneg")
+            case Bin(op=op, lhs=l, rhs=r) if op in "+-*/":
+                lv = go(l)
+                rv = go(r, want_int=isinstance(lv.type, IntType))
+                if isinstance(lv.type, IntType) and isinstance(rv.type, IntType):
+                    return b.binop({"+": "add", "-": "sub", "*": "mul", "/": "sdiv"}[op], lv, rv, "ri")
+                return b.binop({"+": "fadd", "-": "fsub", "*": "fmul", "/": "fdiv"}[op], to_float(lv), to_float(rv), "r")
+            case Bin(op=op, lhs=l, rhs=r):
+                return b.fcmp(_PREDICATES[op], to_float(go(l)), to_float(go(r)), "rc")
+            case Cond(cond=c, if_true=t, if_false=f):
+                return b.select(go(c), to_float(go(t)), to_float(go(f)), "rs")
+            case Fn(name=name, args=args) if all(isinstance(a, Var) and a.name in PARAMS for a in args) and (
+                    reused := env.forward_call(name, tuple(a.name for a in args))) is not None:
+                return reused
+            case Fn(name=name, args=args):
+                vals = [go(args[0])] + [go(a, want_int=(name == "powi")) for a in args[1:]]
+                if name != "powi":
+                    vals = [to_float(v) for v in vals]
+                else:
+                    vals[0] = to_float(vals[0])
+                return b.call(intrinsic(module, FUNCTIONS[name], ftype, [v.type for v in vals[1:]] if name == "powi" else []),
+                              vals, "rf")
+        raise RuleError(f"cannot emit {node!r}")
+
+    return to_float(go(tree))
+
+
+def emit_scaled(tree: object, scale: Value, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) -> Value:
+    """IR computing `tree * scale`, the multiplication pushed into the arms of
+    conditionals and an arm that is 0 giving an exact 0: an adjoint or tangent
+    that is 0 (or NaN) then never meets an infinite partial on the untaken side
+    (`fmax(sqrt(0), eps)`: 0 * inf would be NaN)."""
+    match tree:
+        case Num(value=0.0):
+            return b.const_zero(scale.type)
+        case Num(value=1.0):
+            return scale
+        case Cond(cond=c, if_true=t, if_false=f):
+            cond = emit_condition(c, b, module, ftype, env)
+            return b.select(cond, emit_scaled(t, scale, b, module, ftype, env),
+                            emit_scaled(f, scale, b, module, ftype, env), "rs")
+    return b.fmul(scale, emit(tree, b, module, ftype, env), "r.scaled")
+
+
+def emit_condition(tree: object, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) -> Value:
+    """The i1 value of a comparison in a rule."""
+    if not (isinstance(tree, Bin) and tree.op in _PREDICATES):
+        raise RuleError(f"a condition must be a comparison, not {tree!r}")
+    return b.fcmp(_PREDICATES[tree.op], emit(tree.lhs, b, module, ftype, env), emit(tree.rhs, b, module, ftype, env),
+                  "rc")
+
+
+_PREDICATES = {"<": "olt", ">": "ogt", "<=": "ole", ">=": "oge", "==": "oeq"}
+
+
+def representable(value: float, t: Type) -> float:
+    """`value` rounded to the precision of `t`'s scalar type (LLVM rejects inexact
+    float constants); double and wider keep the Python double."""
+    kind = t.scalar.kind  # type: ignore[attr-defined]
+    fmt = {"float": "f", "half": "e"}.get(kind)
+    return struct.unpack(fmt, struct.pack(fmt, value))[0] if fmt else value
+
+
+def type_suffix(t: Type) -> str:
+    """LLVM's overload suffix: f64, f32, v2f64, i32."""
+    match t:
+        case FloatType(kind=k):
+            return {"double": "f64", "float": "f32", "half": "f16", "bfloat": "bf16", "x86_fp80": "f80",
+                    "fp128": "f128", "ppc_fp128": "ppcf128"}[k]
+        case VectorType(count=n, element=e):
+            return f"v{n}{type_suffix(e)}"
+        case IntType(bits=n):
+            return f"i{n}"
+    raise RuleError(f"no intrinsic suffix for {t}")
+
+
+def intrinsic(module: Module, base: str, ftype: Type, extra: list[Type]) -> object:
+    """Declare (once) `llvm.<base>.<ftype>[.<extra>...]` returning `ftype`."""
+    nargs = {"pow": 2, "copysign": 2, "powi": 2}.get(base, 1)
+    params = [ftype] * (nargs - len(extra)) + extra
+    name = ".".join(["llvm", base, type_suffix(ftype)] + [type_suffix(t) for t in extra])
+    return get_or_insert_function(module, name, FunctionType(ftype, tuple(params)))

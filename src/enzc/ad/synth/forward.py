@@ -1,0 +1,576 @@
+"""Forward mode: `fwddiffe_<f>` computes `f` and, beside every active value, its tangent.
+
+    fwddiffe_f(a, da, p, dp, n)      parameters: each argument, then after each
+                                     differentiated one its tangent (a float) or its
+                                     shadow (a pointer to memory holding tangents)
+        ... the clone of f, and after each active instruction its tangent:
+        %y  = fmul double %a, %b
+        %dy = da * b + a * db             (only the terms of active operands)
+        ret {y, dy}                       (or y alone: inactive or void return)
+
+No tape and no reverse pass: tangents flow in program order. Memory with shadows
+(`dup` arguments, local and heap blocks holding active data) carries tangents in
+the shadow: a load reads the tangent from the shadow, a store writes it there,
+`memcpy`/`memmove` copy the shadow bytes, `memset` zeroes them; heap blocks get
+shadow blocks, freed with them. Phis get tangent phis (filled once every block is
+visited). Libm and intrinsic calls use the rule table's partials
+(`dr = sum_i dr/dx_i * dx_i`); calls to defined functions call their own forward
+derivative (memoized per function and signature, so recursion works); a user's
+forward derivative (`__enzyme_register_derivative_*`) replaces the call. Anything
+else that could carry a tangent is a compile-time error, as in reverse mode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from enzc.ir.builder import IRBuilder
+from enzc.ir.cfg import reverse_post_order
+from enzc.ir.instructions import CallBase, Instruction, Invoke, Load, Phi, Ret, Store
+from enzc.ir.libc import declare
+from enzc.ir.module import Function, Module
+from enzc.ir.types import I1, I8, I64, VOID, ArrayType, FunctionType, PointerType, StructType, Type
+from enzc.ir.values import Constant, ConstantInt, InlineAsm, Value
+
+from enzc.ad.analysis.activity import ArgActivity, carries_float, carries_pointer
+from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
+from enzc.ad.analysis.annotations import forward_derivative_of
+from enzc.ad.analysis.calls import CallKind, callee_name, classify
+from enzc.ad.rules.dsl import emit_scaled
+from enzc.ad.rules.table import has_rule, rule_for
+from enzc.ad.synth.derived import start_derived
+from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward
+from enzc.ad.synth.signature import Derivatives, Signature, derived_params
+
+
+@dataclass
+class ForwardDerivative:
+    """A forward-mode derivative and how its result is shaped."""
+
+    function: Function
+    signature: Signature
+    pair: bool
+    """Returns `{primal, tangent}` (an active float or shadowed pointer result);
+    with `enzyme_width` N, `{primal, [N x tangent]}`."""
+
+
+def forward_type(fn: Function, sig: Signature) -> tuple[FunctionType, bool]:
+    """Parameters with `width` tangents/shadows after each differentiated one; the
+    result and its tangent(s) as a pair when the return is active."""
+    ret = fn.function_type.ret
+    pair = sig.active_return and ret != VOID
+    tangents: Type = ret if sig.width == 1 else ArrayType(sig.width, ret)
+    rt: Type = StructType((ret, tangents)) if pair else ret
+    return FunctionType(rt, tuple(derived_params(fn, sig.args, sig.width))), pair
+
+
+def declare_forward(module: Module, fn: Function, sig: Signature) -> ForwardDerivative:
+    ftype, pair = forward_type(fn, sig)
+    g = module.add_function(f"fwddiffe_{fn.name}", ftype)
+    g.linkage.words = ["internal"]
+    g.header_suffix = [w for w in fn.header_suffix if w.startswith("personality")]
+    return ForwardDerivative(g, sig, pair)
+
+
+def build_forward(derivatives: Derivatives, fn: Function, fd: ForwardDerivative) -> None:
+    """Fill the declared `fd.function` with `fn`'s forward derivative."""
+    width = fd.signature.width
+    gu, extra = start_derived(derivatives.module, derivatives.layout, fn, fd.signature.args,
+                              fd.signature.active_return, fd.function, reverse=False, width=width,
+                              types=derivatives.types)
+    gu.derivatives = derivatives
+    if width > 1 and any(isinstance(v, Constant) for v in gu.activity.shadowed):
+        raise gu.error(None, "a global with a shadow (!enzyme_shadow) cannot take several tangents at once",
+                       "call __enzyme_fwddiff once per direction instead of enzyme_width")
+    lanes = [_Lane({a: ts[k] for a, ts in extra.items() if not isinstance(a.type, PointerType)},
+                   {**gu.shadows, **{a: ts[k] for a, ts in extra.items() if isinstance(a.type, PointerType)}})
+             for k in range(width)]
+    _Tangents(gu, fd, lanes).run()
+
+
+@dataclass
+class _Lane:
+    """One direction of (vector) forward mode: its tangents and its shadows."""
+
+    t: dict[Value, Value]
+    shadows: dict[Value, Value]
+    phis: list[tuple[Phi, Phi]] = field(default_factory=list)
+
+
+class _Tangents:
+    """Emits the tangent of every active instruction right after its clone."""
+
+    def __init__(self, gu: GradientUtils, fd: ForwardDerivative, lanes: list[_Lane]) -> None:
+        self.gu = gu
+        self.fd = fd
+        self.lanes = lanes
+        self.lane = 0
+        self.calls_done: set[int] = set()
+        """Calls to defined functions: one call serves every lane."""
+        self.b = IRBuilder()
+
+    @property
+    def t(self) -> dict[Value, Value]:
+        """The current lane's tangents."""
+        return self.lanes[self.lane].t
+
+    def enter_lane(self, k: int) -> None:
+        """Make lane `k` current: its tangents, and its shadows for GradientUtils."""
+        self.lanes[self.lane].shadows = self.gu.shadows
+        self.lane = k
+        self.gu.shadows = self.lanes[k].shadows
+
+    # -- values ------------------------------------------------------------------------------
+    def tangent(self, v: Value) -> Value:
+        """The tangent of original `v` (zero for constants and inactive values)."""
+        got = self.t.get(v)
+        return got if got is not None else self.b.const_zero(v.type)
+
+    def has_tangent(self, v: Value) -> bool:
+        return v in self.t
+
+    def new(self, v: Value) -> Value:
+        return self.gu.new_value(v)
+
+    def active(self, inst: Instruction) -> bool:
+        return carries_float(inst.type) and self.gu.activity.is_active_value(inst) and \
+            not self.gu.activity.has_shadow(inst)
+
+    # -- driver --------------------------------------------------------------------------------
+    def run(self) -> None:
+        gu = self.gu
+        for block in reverse_post_order(gu.original):
+            for inst in list(block.instructions):
+                for k in range(len(self.lanes)):
+                    self.enter_lane(k)
+                    self.visit(inst)
+        for k, lane in enumerate(self.lanes):
+            self.enter_lane(k)
+            for phi, tphi in lane.phis:
+                for value, block in phi.incoming:
+                    tphi.add_incoming(self._tangent_at_end(value, block), gu.new_block_of(block))
+        self.enter_lane(0)
+        for block in gu.original.blocks:
+            term = block.terminator
+            if isinstance(term, Ret):
+                self._return(term)
+
+    def _tangent_at_end(self, value: Value, block) -> Value:
+        return self.t.get(value) or self.b.const_zero(value.type)
+
+    def visit(self, inst: Instruction) -> None:
+        gu = self.gu
+        if isinstance(inst, Phi):
+            if self.active(inst):
+                self.b.position_after_phis(gu.new_block_of(inst.parent))  # type: ignore[arg-type]
+                tphi = self.b.phi(inst.type, [], "d." + gu.label(inst))
+                self.t[inst] = tphi
+                self.lanes[self.lane].phis.append((inst, tphi))
+            return
+        if isinstance(inst, Store):
+            self._store(inst)
+            return
+        if isinstance(inst, CallBase):
+            self._call(inst)
+            return
+        if not self.active(inst):
+            return
+        handler = _HANDLERS.get(inst.opcode)
+        if handler is None:
+            raise gu.error(inst, f"cannot differentiate the instruction '{inst.opcode}' on active values "
+                                 "in forward mode",
+                           "restructure the code, or mark the function inactive (__enzyme_inactivefn)")
+        self.b.position_after(self.new(inst))  # type: ignore[arg-type]
+        d = handler(self, inst)
+        if d is not None:
+            self.t[inst] = d
+
+    # -- memory ------------------------------------------------------------------------------
+    def _store(self, inst: Store) -> None:
+        gu = self.gu
+        check_store_forward(gu, inst)  # pointer shadows, and the errors for memory without one
+        if not carries_float(inst.value.type) or not gu.activity.has_shadow(inst.ptr):
+            return
+        shadow = gu.shadow(inst.ptr)
+        self.b.position_after(self.new(inst))  # type: ignore[arg-type]
+        self.b.store(self.tangent(inst.value), shadow, align=inst.align)
+
+    # -- calls -------------------------------------------------------------------------------
+    def _call(self, call: CallBase) -> None:
+        gu = self.gu
+        custom = forward_derivative_of(gu.module, call.called_function)
+        if custom is not None:
+            self._custom(call, custom)
+            return
+        kind = classify(call, has_rule)
+        match kind:
+            case CallKind.INACTIVE:
+                self._free_shadow(call)
+            case CallKind.RULE:
+                if self.active(call):
+                    self._rule(call)
+            case CallKind.MEMSET:
+                if gu.activity.has_shadow(call.args[0]):
+                    self._after(call)
+                    self._memset_shadow(call.args[0], call.args[2])
+            case CallKind.MEMCPY:
+                self._memcpy(call)
+            case CallKind.ALLOC:
+                if gu.activity.has_shadow(call):
+                    gu.shadow(call)
+            case CallKind.CUSTOM:
+                raise gu.error(call, f"'{callee_name(call)}' has a reverse-mode custom derivative only",
+                               "register a forward one: void *__enzyme_register_derivative_NAME[2] = "
+                               "{(void *)f, (void *)fwd_f};")
+            case CallKind.UNKNOWN:
+                self._unknown(call)
+
+    def _after(self, call: CallBase) -> None:
+        self.b.position_after(self.new(call))  # type: ignore[arg-type]
+
+    def _rule(self, call: CallBase) -> None:
+        rule = rule_for(callee_name(call) or "")
+        assert rule is not None
+        if rule.complex_op is not None:
+            raise self.gu.error(call, f"forward mode does not differentiate complex '{callee_name(call)}' yet",
+                                "use reverse mode (__enzyme_autodiff), or write the real and imaginary parts")
+        self._after(call)
+        env = _ForwardEnv(self, call)
+        total: Value | None = None
+        for i, arg in enumerate(call.args):
+            tree = rule.partial(i)
+            if tree is None or not self.has_tangent(arg):
+                continue
+            term = emit_scaled(tree, self.tangent(arg), self.b, self.gu.module, call.type, env)
+            total = term if total is None else self.b.fadd(total, term, "d.sum")
+        if total is not None:
+            self.t[call] = total
+
+    def _memset_shadow(self, dst: Value, length: Value) -> None:
+        memset = declare(self.gu.module, "llvm.memset.p0.i64")
+        n = self.new(length)
+        if n.type != I64:
+            n = self.b.zext(n, I64, "n")
+        self.b.call(memset, [self.gu.shadow(dst), ConstantInt(I8, 0), n, ConstantInt(I1, 0)])
+
+    def _memcpy(self, call: CallBase) -> None:
+        gu = self.gu
+        dst, src = call.args[0], call.args[1]
+        if not gu.activity.has_shadow(dst):
+            if gu.activity.has_shadow(src):
+                raise gu.error(call, "active memory is copied into memory the AD cannot shadow",
+                               "copy into a local array or an enzyme_dup argument")
+            return
+        self._after(call)
+        if not gu.activity.has_shadow(src):
+            self._memset_shadow(dst, call.args[2])
+            return
+        nc = self.new(call)
+        assert isinstance(nc, CallBase)
+        args = [gu.shadow(dst), gu.shadow(src), *[self.new(a) for a in call.args[2:]]]
+        self.b.call(nc.callee, args, fn_type=nc.function_type)
+
+    def _free_shadow(self, call: CallBase) -> None:
+        """A freed block with a shadow: free the shadow with it."""
+        gu = self.gu
+        fn = call.called_function
+        if fn is None or fn.name not in DEALLOCATORS or not call.args or not gu.activity.has_shadow(call.args[0]):
+            return
+        self._after(call)
+        nc = self.new(call)
+        assert isinstance(nc, CallBase)
+        self.b.call(nc.callee, [gu.shadow(call.args[0]), *[self.new(a) for a in call.args[1:]]],
+                    fn_type=nc.function_type)
+
+    def _unknown(self, call: CallBase) -> None:
+        gu = self.gu
+        act = gu.activity
+        if not act.is_active_instruction(call) and not self.active(call):
+            return
+        fn = call.called_function
+        if isinstance(fn, Function) and not fn.is_declaration and allocator_of(call) is None:
+            self._defined(call, fn)
+            return
+        from enzc.ad.rules.library_hints import library_hint
+
+        name = callee_name(call) or "an indirect callee"
+        if fn is None and isinstance(call.callee, InlineAsm):
+            raise gu.error(call, "cannot differentiate inline assembly that may be active",
+                           "write the computation in C (a builtin or a plain expression), or put the asm in "
+                           "a function of its own with a custom derivative (__enzyme_register_gradient_NAME)")
+        if fn is None:
+            raise gu.error(call, "forward mode cannot differentiate an indirect call that may be active yet",
+                           "call the function directly")
+        raise gu.error(call, f"cannot differentiate call to external function '{name}' in forward mode",
+                       library_hint(name) or HINT_CUSTOM.format(name=name))
+
+    def _custom(self, call: CallBase, custom: Function) -> None:
+        """The user's forward derivative (`__enzyme_register_derivative_*`): the
+        arguments, each pointer or float one followed by its shadow or tangent (or
+        every one followed by one). It computes the primal outputs and their
+        tangents, and returns `{primal, tangent}`, nothing (a `void` f), or the
+        tangent alone (the original call then stays for the primal)."""
+        gu = self.gu
+        if len(self.lanes) > 1:
+            raise gu.error(call, f"a user forward derivative ('{custom.name}') takes one tangent, not enzyme_width",
+                           "call __enzyme_fwddiff once per direction")
+        f = call.called_function
+        assert isinstance(f, Function)
+        params = f.function_type.params
+        differentiable = [i for i, p in enumerate(params) if isinstance(p, PointerType) or carries_float(p)]
+        n = len(custom.function_type.params)
+        if n == 2 * len(params):
+            followed = set(range(len(params)))
+        elif n == len(params) + len(differentiable):
+            followed = set(differentiable)
+        else:
+            raise gu.error(call, f"the forward derivative '{custom.name}' of '{f.name}' takes {n} parameters; "
+                                 f"expected {len(params) + len(differentiable)} (each parameter, a shadow or "
+                                 "tangent after each pointer or floating-point one)",
+                           "write fwd_f(x, dx, p, dp, ...) with the parameters of f")
+        args: list[Value] = []
+        for i, a in enumerate(call.args):
+            args.append(self.new(a))
+            if i not in followed:
+                continue
+            if isinstance(a.type, PointerType):
+                args.append(gu.shadow(a) if gu.activity.has_shadow(a) else self.b.const_null(a.type))
+            else:
+                args.append(self.tangent(a))
+        ret, got = f.function_type.ret, custom.function_type.ret
+        pair = got == StructType((ret, ret)) and ret != VOID
+        if not (pair or got == VOID or (got == ret and carries_float(ret))):
+            raise gu.error(call, f"the forward derivative '{custom.name}' of '{f.name}' returns {got}; expected "
+                                 f"{{{ret}, {ret}}} (primal and tangent), {ret} (the tangent) or void",
+                           "return the tangent of the result")
+        nc = self.new(call)
+        assert isinstance(nc, CallBase)
+        self.b.position_before(nc)
+        result = self.b.call(custom, args, "" if got == VOID else f"{gu.label(call)}.fwd")
+        if pair:
+            self.t[call] = self.b.extract_value(result, 1, f"d.{gu.label(call)}")
+            primal = self.b.extract_value(result, 0, gu.label(call))
+            nc.replace_all_uses_with(primal)
+            gu.value_map[call] = primal
+            gu.original_of[primal] = call
+            nc.erase()
+        elif got != VOID:
+            self.t[call] = result  # the original call stays for the primal
+        elif ret == VOID:
+            gu.value_map.pop(call, None)
+            nc.erase()  # it computes the primal outputs too
+
+    def _defined(self, call: CallBase, fn: Function) -> None:
+        """A call to a function that stayed a call: call its forward derivative, once
+        for every lane (each differentiated argument followed by its tangent or
+        shadow of each lane)."""
+        gu = self.gu
+        if id(call) in self.calls_done:
+            return
+        self.calls_done.add(id(call))
+        if fn.function_type.vararg:
+            raise gu.error(call, f"cannot differentiate a call to the variadic function '{fn.name}'",
+                           HINT_CUSTOM.format(name=fn.name))
+        here = self.lane
+        classes = []
+        args: list[Value] = []
+        for a in call.args:
+            args.append(self.new(a))
+            shadowed = gu.activity.has_shadow(a)
+            floating = not isinstance(a.type, PointerType) and carries_float(a.type)
+            if not shadowed and not (floating and any(a in lane.t for lane in self.lanes)):
+                classes.append(ArgActivity.CONST)
+                continue
+            classes.append(ArgActivity.DUP)
+            for k in range(len(self.lanes)):
+                self.enter_lane(k)
+                args.append(gu.shadow(a) if shadowed else self.tangent(a))
+        self.enter_lane(here)
+        active_return = self.active(call) or (carries_pointer(call.type) and gu.activity.has_shadow(call))
+        assert gu.derivatives is not None
+        fd = gu.derivatives.forward(fn, Signature(tuple(classes), active_return, width=len(self.lanes)))
+        nc = self.new(call)
+        assert isinstance(nc, CallBase)
+        b = self.b
+        b.position_before(nc)
+        label = gu.label(call)
+        if isinstance(nc, Invoke):
+            result = b.invoke(fd.function, args, nc.normal_dest, nc.unwind_dest, f"{label}.fwd")
+        else:
+            result = b.call(fd.function, args, f"{label}.fwd" if fd.function.function_type.ret != VOID else "")
+        b.position_after(result)  # type: ignore[arg-type]
+        primal: Value = result
+        if fd.pair:
+            primal = b.extract_value(result, 0, label if call.name is None else "")
+            for k, lane in enumerate(self.lanes):
+                index = [1] if len(self.lanes) == 1 else [1, k]
+                derivative = b.extract_value(result, index, f"d.{label}")
+                if carries_pointer(call.type):
+                    (gu.shadows if k == self.lane else lane.shadows)[call] = derivative
+                else:
+                    lane.t[call] = derivative
+        if nc.uses:
+            nc.replace_all_uses_with(primal)
+        gu.value_map[call] = primal
+        gu.original_of[primal] = call
+        nc.erase()
+
+    # -- returns ------------------------------------------------------------------------------
+    def _return(self, ret: Ret) -> None:
+        if not self.fd.pair:
+            return
+        gu = self.gu
+        value = ret.value
+        assert value is not None
+        nret = self.new(ret)
+        self.b.position_before(nret)  # type: ignore[arg-type]
+        pair = self.b.insert_value(self.b.const_undef(self.fd.function.function_type.ret), self.new(value), 0, "ret")
+        for k in range(len(self.lanes)):
+            self.enter_lane(k)
+            d = gu.shadow(value) if carries_pointer(value.type) else self.tangent(value)
+            pair = self.b.insert_value(pair, d, [1] if len(self.lanes) == 1 else [1, k], "ret")
+        self.enter_lane(0)
+        self.b.ret(pair)
+        nret.erase()  # type: ignore[union-attr]
+
+
+class _ForwardEnv:
+    """Rule expressions' values in forward mode: everything is at hand."""
+
+    def __init__(self, fw: _Tangents, call: CallBase) -> None:
+        self.fw, self.call = fw, call
+
+    def argument(self, index: int) -> Value:
+        return self.fw.new(self.call.args[index])
+
+    def result(self) -> Value:
+        return self.fw.new(self.call)
+
+    def forward_call(self, function: str, params: tuple[str, ...]) -> Value | None:
+        return None
+
+
+# -- arithmetic ----------------------------------------------------------------------------------
+
+
+def _sum(fw: _Tangents, terms: list[Value], name: str) -> Value | None:
+    total: Value | None = None
+    for t in terms:
+        total = t if total is None else fw.b.fadd(total, t, name)
+    return total
+
+
+def _fadd(fw: _Tangents, inst: Instruction) -> Value | None:
+    return _sum(fw, [fw.tangent(o) for o in inst.operands[:2] if fw.has_tangent(o)], "d.add")
+
+
+def _fsub(fw: _Tangents, inst: Instruction) -> Value | None:
+    a, c = inst.operand(0), inst.operand(1)
+    if fw.has_tangent(a) and fw.has_tangent(c):
+        return fw.b.fsub(fw.tangent(a), fw.tangent(c), "d.sub")
+    if fw.has_tangent(a):
+        return fw.tangent(a)
+    return fw.b.fneg(fw.tangent(c), "d.sub") if fw.has_tangent(c) else None
+
+
+def _fmul(fw: _Tangents, inst: Instruction) -> Value | None:
+    a, c = inst.operand(0), inst.operand(1)
+    terms = []
+    if fw.has_tangent(a):
+        terms.append(fw.b.fmul(fw.tangent(a), fw.new(c), "d.mul"))
+    if fw.has_tangent(c):
+        terms.append(fw.b.fmul(fw.new(a), fw.tangent(c), "d.mul"))
+    return _sum(fw, terms, "d.mul")
+
+
+def _fdiv(fw: _Tangents, inst: Instruction) -> Value | None:
+    """d(a/c) = (da - (a/c) dc) / c."""
+    a, c = inst.operand(0), inst.operand(1)
+    b = fw.b
+    num = fw.tangent(a) if fw.has_tangent(a) else None
+    if fw.has_tangent(c):
+        q = b.fmul(fw.new(inst), fw.tangent(c), "d.q")
+        num = b.fsub(num, q, "d.num") if num is not None else b.fneg(q, "d.num")
+    return b.fdiv(num, fw.new(c), "d.div") if num is not None else None
+
+
+def _frem(fw: _Tangents, inst: Instruction) -> Value | None:
+    """d(a rem c) = da - trunc(a/c) dc."""
+    from enzc.ad.rules.dsl import intrinsic
+
+    a, c = inst.operand(0), inst.operand(1)
+    b = fw.b
+    d = fw.tangent(a) if fw.has_tangent(a) else None
+    if fw.has_tangent(c):
+        q = b.fdiv(fw.new(a), fw.new(c), "q")
+        tq = b.call(intrinsic(fw.gu.module, "trunc", q.type, []), [q], "q.trunc")
+        term = b.fmul(tq, fw.tangent(c), "d.rem")
+        d = b.fsub(d, term, "d.rem") if d is not None else b.fneg(term, "d.rem")
+    return d
+
+
+def _fneg(fw: _Tangents, inst: Instruction) -> Value | None:
+    return fw.b.fneg(fw.tangent(inst.operand(0)), "d.neg") if fw.has_tangent(inst.operand(0)) else None
+
+
+def _same_op(fw: _Tangents, inst: Instruction) -> Value | None:
+    """The instruction itself applied to the tangents of its floating operands
+    (casts between float types, vector and aggregate moves, freeze): linear in them."""
+    from enzc.ir.transforms import clone_instruction
+
+    if not any(fw.has_tangent(o) for o in inst.operands if carries_float(o.type)):
+        return None
+    d = clone_instruction(inst)
+    for k, o in enumerate(inst.operands):
+        if carries_float(o.type):
+            d.set_operand(k, fw.tangent(o))
+        elif not isinstance(o, Constant):
+            d.set_operand(k, fw.new(o))
+    return fw.b.insert(d, "d." + fw.gu.label(inst))
+
+
+def _cast(fw: _Tangents, inst: Instruction) -> Value | None:
+    if inst.opcode in ("fpext", "fptrunc") or (
+            inst.opcode == "bitcast" and inst.operand(0).type.scalar == inst.type.scalar):
+        return _same_op(fw, inst)
+    raise fw.gu.error(inst, f"cannot differentiate the cast '{inst.opcode}' of an active value "
+                            f"({inst.operand(0).type} to {inst.type})",
+                      "avoid reinterpreting floating-point bits in differentiated code")
+
+
+def _select(fw: _Tangents, inst: Instruction) -> Value | None:
+    t, f = inst.operand(1), inst.operand(2)
+    if not (fw.has_tangent(t) or fw.has_tangent(f)):
+        return None
+    return fw.b.select(fw.new(inst.operand(0)), fw.tangent(t), fw.tangent(f), "d.sel")
+
+
+def _load(fw: _Tangents, inst: Instruction) -> Value | None:
+    assert isinstance(inst, Load)
+    if not fw.gu.activity.has_shadow(inst.ptr):
+        return None
+    shadow = fw.gu.shadow(inst.ptr)
+    fw.b.position_after(fw.new(inst))  # type: ignore[arg-type]
+    return fw.b.load(inst.type, shadow, "d." + fw.gu.label(inst), align=inst.align)
+
+
+_HANDLERS = {
+    "fadd": _fadd,
+    "fsub": _fsub,
+    "fmul": _fmul,
+    "fdiv": _fdiv,
+    "frem": _frem,
+    "fneg": _fneg,
+    "freeze": _same_op,
+    "fpext": _cast,
+    "fptrunc": _cast,
+    "bitcast": _cast,
+    "select": _select,
+    "extractvalue": _same_op,
+    "insertvalue": _same_op,
+    "extractelement": _same_op,
+    "insertelement": _same_op,
+    "shufflevector": _same_op,
+    "load": _load,
+}

@@ -1,0 +1,207 @@
+"""Type facts from TBAA metadata (`!tbaa`, `!tbaa.struct`) as memory type trees.
+
+clang's struct-path TBAA names the C type of every scalar access: an access tag
+`!{base, access, i64 offset}` says "this load/store touches the `access` scalar
+at `offset` inside a `base` object". We turn the access type into the type of
+the accessed bytes, and the whole `base` layout into the types of its other
+members relative to the accessed pointer (members before it are dropped).
+LLVM 22 also distinguishes pointers by pointee (`p1 double`, `p2 int`): those
+give the pointed-to scalar at offset 0 (not at every offset — an `int*` may
+point at one `int` member of a struct).
+
+Names that carry no type (`omnipotent char`, unions, enums spelled as mangled
+names, `any pointer` beyond being a pointer) contribute nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from enzc.ir.metadata import Metadata, MDRaw, MDRef, MDString, MDTuple, MDValue
+from enzc.ir.module import Module
+from enzc.ir.values import ConstantInt
+
+from enzc.ad.typeanalysis.typetree import INTEGER, POINTER, BaseType, Path, TypeTree, float_type
+
+_FLOAT_NAMES = {
+    "float": "float",
+    "double": "double",
+    "long double": "x86_fp80",
+    "__float128": "fp128",
+    "_Float128": "fp128",
+    "_Float16": "half",
+    "__fp16": "half",
+    "__bf16": "bfloat",
+}
+_INT_SIZES = {
+    "bool": 1, "_Bool": 1, "short": 2, "int": 4, "long": 8, "long long": 8,
+    "__int128": 16, "unsigned __int128": 16, "wchar_t": 4, "char8_t": 1, "char16_t": 2,
+    "char32_t": 4,
+}
+INTEGER_TYPE_NAMES = frozenset(_INT_SIZES)
+"""TBAA names of integer scalars (signed and unsigned share a name)."""
+_POINTER_NAMES = {"any pointer", "vtable pointer"}
+_POINTER_RE = re.compile(r"(?:any )?p(\d+) (.+)")
+_ANY_PN_RE = re.compile(r"any p\d+ pointer")
+
+_MAX_STRUCT_DEPTH = 8
+
+
+class TBAAReader:
+    """Reads TBAA nodes of one module, memoising the layout of each type node."""
+
+    def __init__(self, module: Module | None) -> None:
+        self.module = module
+        self._layouts: dict[int, TypeTree] = {}
+
+    # -- metadata plumbing -----------------------------------------------------------
+    def resolve(self, md: Metadata | None) -> Metadata | None:
+        """Follow `!N` references to the node they name."""
+        seen = 0
+        while isinstance(md, MDRef) and self.module is not None and seen < 64:
+            md = self.module.metadata.get(md.id)
+            seen += 1
+        return md
+
+    def operands(self, md: Metadata | None) -> list[Metadata | None]:
+        node = self.resolve(md)
+        if isinstance(node, MDTuple):
+            return list(node.operands)
+        if isinstance(node, MDRaw):
+            return _raw_tuple_operands(node.text)
+        return []
+
+    def string(self, md: Metadata | None) -> str | None:
+        node = self.resolve(md)
+        if isinstance(node, MDString):
+            return node.text
+        if isinstance(node, MDRaw) and node.text.startswith('!"') and node.text.endswith('"'):
+            return node.text[2:-1]
+        return None
+
+    def integer(self, md: Metadata | None) -> int | None:
+        node = self.resolve(md)
+        if isinstance(node, MDValue) and isinstance(node.value, ConstantInt):
+            return node.value.value
+        if isinstance(node, MDRaw):
+            m = re.fullmatch(r"i\d+ (-?\d+)", node.text.strip())
+            if m:
+                return int(m.group(1))
+        return None
+
+    # -- type nodes ------------------------------------------------------------------
+    def type_layout(self, node_md: Metadata | None, depth: int = 0) -> TypeTree:
+        """The memory tree of an object of the TBAA type `node_md`, at offset 0."""
+        node = self.resolve(node_md)
+        if node is None or depth > _MAX_STRUCT_DEPTH:
+            return TypeTree()
+        key = id(node)
+        cached = self._layouts.get(key)
+        if cached is not None:
+            return cached
+        ops = self.operands(node)
+        name = self.string(ops[0]) if ops else None
+        tree = TypeTree()
+        if name is not None:
+            scalar = scalar_tree(name)
+            if scalar is not None:
+                tree = scalar
+            elif len(ops) >= 3 and not _is_root_like(name):
+                members: dict[Path, BaseType] = {}
+                for i in range(1, len(ops) - 1, 2):
+                    offset = self.integer(ops[i + 1])
+                    if offset is None:
+                        continue
+                    sub = self.type_layout(ops[i], depth + 1).shift(offset)
+                    for p, t in sub.items():
+                        members[p] = members[p].join(t) if p in members else t
+                tree = TypeTree(members)
+        self._layouts[key] = tree
+        return tree
+
+    def access_tree(self, tag_md: Metadata | None, access_size: int | None = None) -> TypeTree:
+        """Memory tree at the accessed pointer for a `!tbaa` access tag.
+
+        The scalar at offset 0 comes from the access type (integers cover
+        `access_size` bytes when given); the rest of the base object's layout
+        is shifted so the accessed member sits at 0.
+        """
+        ops = self.operands(tag_md)
+        if len(ops) < 3:
+            return TypeTree()
+        offset = self.integer(ops[2]) or 0
+        access_name = self.string(self.operands(ops[1])[0]) if self.operands(ops[1]) else None
+        tree = TypeTree()
+        if access_name is not None:
+            scalar = scalar_tree(access_name, access_size)
+            if scalar is not None:
+                tree = scalar
+        return tree.join(self.type_layout(ops[0]).shift(-offset))
+
+    def struct_copy_tree(self, md: Metadata | None) -> TypeTree:
+        """Memory tree described by a `!tbaa.struct` of a memcpy: `(offset, size, tag)*`."""
+        ops = self.operands(md)
+        tree = TypeTree()
+        for i in range(0, len(ops) - 2, 3):
+            offset, size = self.integer(ops[i]), self.integer(ops[i + 1])
+            if offset is None or size is None:
+                continue
+            tree = tree.join(self.access_tree(ops[i + 2], size).window(0, size).shift(offset))
+        return tree
+
+
+def scalar_tree(name: str, size: int | None = None) -> TypeTree | None:
+    """The memory tree of one scalar named by TBAA (None: not a scalar name)."""
+    if name in _FLOAT_NAMES:
+        return TypeTree({(0,): float_type(_FLOAT_NAMES[name])})
+    if name in _INT_SIZES:
+        n = size if size is not None else _INT_SIZES[name]
+        return TypeTree({(o,): INTEGER for o in range(n)})
+    if name in _POINTER_NAMES or _ANY_PN_RE.fullmatch(name):
+        return TypeTree({(0,): POINTER})
+    m = _POINTER_RE.fullmatch(name)
+    if m:
+        levels, pointee = int(m.group(1)), m.group(2)
+        inner = scalar_tree(pointee) or TypeTree()
+        for _ in range(levels):
+            inner = TypeTree({(0,): POINTER}).join(inner.only(0))
+        return inner
+    if name in ("omnipotent char", "Simple C/C++ TBAA", "Simple C++ TBAA"):
+        return TypeTree()
+    return None
+
+
+def _is_root_like(name: str) -> bool:
+    return name.startswith("Simple C") or name == "omnipotent char"
+
+
+_RAW_OPERAND = re.compile(r'\s*(!"(?:[^"\\]|\\.)*"|![0-9A-Za-z_.]+|i\d+ -?\d+|null)\s*(?:,|$)')
+
+
+def _raw_tuple_operands(text: str) -> list[Metadata | None]:
+    """Operands of a tuple kept as text, `!{!"int", !7, i64 0}`."""
+    m = re.fullmatch(r"\s*(?:distinct\s+)?!\{(.*)\}\s*", text, re.S)
+    if m is None:
+        return []
+    out: list[Metadata | None] = []
+    for item in _iter_raw(m.group(1)):
+        if item.startswith('!"'):
+            out.append(MDString(item[2:-1].encode()))
+        elif item.startswith("!"):
+            out.append(MDRef(item[1:]))
+        elif item == "null":
+            out.append(None)
+        else:
+            out.append(MDRaw(item))
+    return out
+
+
+def _iter_raw(body: str) -> Iterator[str]:
+    pos = 0
+    while pos < len(body):
+        m = _RAW_OPERAND.match(body, pos)
+        if m is None:
+            return
+        yield m.group(1)
+        pos = m.end()

@@ -1,0 +1,89 @@
+"""Checks of constants that the parser builds without looking inside: aggregates of
+the wrong length or element types, `c"..."` strings of the wrong length, splats,
+float spellings LLVM cannot represent exactly, and external globals with an
+initializer (LLVM's parser rejects all of these)."""
+
+from __future__ import annotations
+
+import math
+import struct
+
+from enzc.ir.module import GlobalVariable
+from enzc.ir.types import ArrayType, FloatType, NamedStructType, StructType, Type, VectorType
+from enzc.ir.values import ConstantAggregate, ConstantFP, ConstantSplat, ConstantString, Value
+
+_EXACT_FORMATS = {"float": "<f", "half": "<e"}
+"""Kinds whose decimal or double-hex spelling must be exactly representable."""
+
+
+def global_problems(var: GlobalVariable) -> list[str]:
+    """What is wrong with a global variable's initializer (or its presence)."""
+    where = f"@{var.name}"
+    if var.initializer is None:
+        return []
+    if var.linkage.linkage in ("external", "extern_weak") and "external" in var.linkage.words:
+        return [f"{where}: an external global cannot have an initializer"]
+    if var.initializer.type != var.value_type:
+        return [f"{where}: initializer of type {var.initializer.type}, the global is "
+                f"{var.value_type}"]
+    return [f"{where}: {message}" for message in constant_problems(var.initializer)]
+
+
+def constant_problems(value: Value) -> list[str]:
+    """Why LLVM would reject the constant `value` (and the constants inside it)."""
+    match value:
+        case ConstantAggregate():
+            return _aggregate_problems(value)
+        case ConstantString():
+            t = value.type
+            if isinstance(t, ArrayType) and t.count != len(value.data):
+                return [f"constant string of {len(value.data)} bytes for type {t}"]
+        case ConstantSplat():
+            t = value.type
+            if isinstance(t, VectorType) and value.element.type != t.element:
+                return [f"splat of {value.element.type} for type {t}"]
+            return constant_problems(value.element)
+        case ConstantFP():
+            return _float_problems(value)
+    return []
+
+
+def _members(t: Type) -> list[Type] | None:
+    match t:
+        case ArrayType(count=n, element=e) | VectorType(count=n, element=e):
+            return [e] * n
+        case StructType(elements=elements):
+            return list(elements)
+        case NamedStructType() if t.elements is not None:
+            return list(t.elements)
+    return None
+
+
+def _aggregate_problems(value: ConstantAggregate) -> list[str]:
+    members = _members(value.type)
+    if members is None:
+        return [f"aggregate constant for non-aggregate type {value.type}"]
+    if len(members) != len(value.elements):
+        return [f"{len(value.elements)} elements in a constant of type {value.type}"]
+    for k, (want, element) in enumerate(zip(members, value.elements)):
+        if element.type != want:
+            return [f"element {k} of a {value.type} constant has type {element.type}"]
+    return [p for element in value.elements for p in constant_problems(element)]
+
+
+def _float_problems(value: ConstantFP) -> list[str]:
+    kind = getattr(value.type, "kind", None)
+    if not isinstance(value.type, FloatType) or kind not in _EXACT_FORMATS:
+        return []
+    text = value.text or ""
+    if text.startswith(("0xH", "0xR", "0xK", "0xL", "0xM")) or math.isnan(value.value) \
+            or math.isinf(value.value):
+        return []
+    try:
+        narrowed = struct.unpack(_EXACT_FORMATS[kind], struct.pack(_EXACT_FORMATS[kind],
+                                                                   value.value))[0]
+    except OverflowError:
+        narrowed = None
+    if narrowed != value.value:
+        return [f"floating point constant {text or value.value} invalid for type {kind}"]
+    return []

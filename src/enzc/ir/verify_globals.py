@@ -1,0 +1,202 @@
+"""Module-level checks of the verifier: what LLVM's parser and verifier reject outside
+(or across) function bodies and enzc's model would otherwise print back.
+
+- metadata: node syntax and references to undefined nodes (verify_metadata.py);
+- attributes: known to LLVM and in a place where they apply (verify_attributes.py);
+- alignments (`align N` of globals, functions, parameters and memory instructions):
+  a power of two, at most 2^32;
+- constants: aggregates, strings, splats and float spellings (verify_constants.py),
+  initializers of external globals;
+- names: LLVM forbids NUL in names, quoted or not;
+- metadata attachments (`!dbg !12`) of functions, globals and instructions that
+  point to undefined nodes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from enzc.ir.instructions import CallBase, Instruction
+from enzc.ir.metadata import Metadata, MDRef, MDTuple, MDValue
+from enzc.ir.module import Function, Module
+from enzc.ir.types import IntType
+from enzc.ir.values import Constant, GlobalValue, MetadataOperand
+from enzc.ir.verify_attributes import attribute_problem
+from enzc.ir.verify_constants import constant_problems, global_problems
+from enzc.ir.verify_metadata import metadata_problems, undefined_references
+
+MAX_ALIGNMENT = 1 << 32
+_ALIGN_WORD = re.compile(r"\balign\s+(\d+)\b|\balign\s*\((\d+)\)|\balignstack\((\d+)\)")
+_GROUP_REF = re.compile(r"#(\d+)\Z")
+
+
+def module_problems(module: Module) -> list[str]:
+    """Everything wrong at module level (function bodies are checked elsewhere)."""
+    problems = metadata_problems(module)
+    for fn in module.functions.values():
+        where = f"@{fn.name}"
+        problems += _name_problems(where, fn.name)
+        problems += _attribute_problems(where, [fn.fn_attrs])
+        problems += _attribute_problems(where, [fn.ret_attrs, *(a.attrs for a in fn.args)],
+                                        "param")
+        problems += _alignment_problems(where, " ".join(fn.header_suffix))
+        problems += _attachment_problems(where, _attachments(fn), module.metadata)
+    for var in module.globals.values():
+        where = f"@{var.name}"
+        problems += _name_problems(where, var.name)
+        problems += _alignment_problems(where, " ".join(var.suffix))
+        problems += _attribute_problems(where, [var.attrs])
+        problems += global_problems(var)
+        problems += _attachment_problems(where, _attachments(var), module.metadata)
+    for name in module.types:
+        problems += _name_problems(f"type %{name}", name)
+    for key, attrs in module.attribute_groups.items():
+        problems += _attribute_problems(f"attributes #{key}", [attrs])
+    return problems
+
+
+def body_problems(module: Module, fn: Function) -> list[str]:
+    """Per-instruction checks the type checker does not make (names, alignment,
+    attribute groups of calls, metadata attachments and operands)."""
+    problems: list[str] = []
+    for arg in fn.args:
+        if arg.name is not None:
+            problems += _name_problems(f"@{fn.name}, argument %{arg.name}", arg.name)
+    for block in fn.blocks:
+        if block.name is not None:
+            problems += _name_problems(f"@{fn.name}, block %{block.name}", block.name)
+        for inst in block.instructions:
+            where = f"@{fn.name}, {_describe(inst)}"
+            if inst.name is not None:
+                problems += _name_problems(where, inst.name)
+            problems += _flag_problems(where, getattr(inst, "flags", ()))
+            align = getattr(inst, "align", None)
+            if align is not None:
+                problems += _alignment_value_problems(where, align)
+            if isinstance(inst, CallBase):
+                problems += _intrinsic_call_problems(where, inst)
+                problems += _attribute_problems(where, [inst.fn_attrs])
+                problems += _attribute_problems(where, [inst.ret_attrs, *inst.arg_attrs],
+                                                "param")
+            problems += _attachment_problems(where, _attachments(inst), module.metadata)
+            problems += _tbaa_problems(where, inst.metadata.get("tbaa"), module.metadata)
+            problems += _operand_metadata_problems(where, inst, module.metadata)
+            for op in inst.operands:
+                if isinstance(op, Constant) and not isinstance(op, GlobalValue):
+                    problems += [f"{where}: {p}" for p in constant_problems(op)]
+    return problems
+
+
+_ONCE_FLAGS = frozenset("nuw nsw exact disjoint nneg samesign inbounds nusw inrange".split())
+
+
+def _flag_problems(where: str, flags: tuple[str, ...]) -> list[str]:
+    """`sub nsw nsw` is a syntax error for LLVM (fast-math flags may repeat)."""
+    repeated = sorted({f for f in flags if f in _ONCE_FLAGS and flags.count(f) > 1})
+    return [f"{where}: flag '{f}' given twice" for f in repeated]
+
+
+def _intrinsic_call_problems(where: str, call: CallBase) -> list[str]:
+    """An intrinsic's declaration fixes its signature; a call must use exactly it (other
+    callees may be called through a different function type)."""
+    callee = call.callee
+    if isinstance(callee, Function) and callee.name.startswith("llvm.") and \
+            call.function_type != callee.function_type:
+        return [f"{where}: intrinsic called with incompatible signature "
+                f"({call.function_type}, declared {callee.function_type})"]
+    return []
+
+
+def _describe(inst: Instruction) -> str:
+    from enzc.ir.verifier import describe
+
+    return describe(inst)
+
+
+def _name_problems(where: str, name: str) -> list[str]:
+    return [f"{where}: NUL character is not allowed in names"] if "\0" in name else []
+
+
+def _attribute_problems(where: str, lists: Iterable[Iterable[str]],
+                        position: str = "fn") -> list[str]:
+    problems = []
+    for attrs in lists:
+        for attr in attrs:
+            group = _GROUP_REF.match(attr)  # an undefined group is fine with LLVM
+            message = attribute_problem(attr, position)
+            if message:
+                problems.append(f"{where}: {message}")
+            elif not group:
+                problems += _alignment_problems(where, attr)
+    return problems
+
+
+def _alignment_problems(where: str, text: str) -> list[str]:
+    problems = []
+    for m in _ALIGN_WORD.finditer(re.sub(r'"[^"]*"', '""', text)):
+        value = int(m.group(1) or m.group(2) or m.group(3))
+        limit = 256 if m.group(3) else MAX_ALIGNMENT
+        problems += _alignment_value_problems(where, value, limit)
+    return problems
+
+
+def _alignment_value_problems(where: str, value: int, limit: int = MAX_ALIGNMENT) -> list[str]:
+    if value <= 0 or value & (value - 1):
+        return [f"{where}: alignment {value} is not a power of two"]
+    if value > limit:
+        return [f"{where}: alignment {value} is larger than {limit}"]
+    return []
+
+
+def _attachments(owner: object) -> Iterator[tuple[str, Metadata]]:
+    yield from getattr(owner, "metadata", {}).items()
+    yield from getattr(owner, "repeated_metadata", [])
+
+
+def _attachment_problems(where: str, attachments: Iterable[tuple[str, Metadata]],
+                         defined: dict[str, Metadata]) -> list[str]:
+    problems = []
+    for kind, node in attachments:
+        for ref in undefined_references(node, defined):
+            problems.append(f"{where}: !{kind} uses undefined metadata '!{ref}'")
+    return problems
+
+
+def _tbaa_problems(where: str, tag: Metadata | None,
+                   defined: dict[str, Metadata]) -> list[str]:
+    """A `!tbaa` access tag is `!{base, access, iN offset[, iN const]}`; LLVM's verifier
+    wants its offset as wide as the offsets in the base type's description (clang's
+    are i64, and so must be enzc's input)."""
+    node = defined.get(tag.id) if isinstance(tag, MDRef) else tag
+    if not isinstance(node, MDTuple) or len(node.operands) < 3:
+        return [] if tag is None else [f"{where}: malformed !tbaa access tag"]
+    widths = {_int_width(node.operands[2])}
+    base = node.operands[0]
+    base = defined.get(base.id) if isinstance(base, MDRef) else base
+    if isinstance(base, MDTuple):  # !{!"name", !field_type, i64 offset, ...}
+        widths |= {_int_width(op) for op in base.operands[2::2]}
+    if widths != {64}:
+        return [f"{where}: !tbaa offsets must be i64 (access bit-width not the same as "
+                "description bit-width)"]
+    return []
+
+
+def _int_width(md: Metadata | None) -> int | None:
+    if isinstance(md, MDValue) and isinstance(md.value.type, IntType):
+        return md.value.type.bits
+    return None
+
+
+def _operand_metadata_problems(where: str, inst: Instruction,
+                               defined: dict[str, Metadata]) -> list[str]:
+    """`metadata !N` call operands and debug-record operands must name defined nodes."""
+    problems = []
+    operands = list(inst.operands)
+    for record in inst.debug_records:
+        operands += list(record.operands)
+    for op in operands:
+        if isinstance(op, MetadataOperand):
+            for ref in undefined_references(op.md, defined):
+                problems.append(f"{where}: use of undefined metadata '!{ref}'")
+    return problems

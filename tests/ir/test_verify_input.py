@@ -1,0 +1,130 @@
+"""Regression tests from the fuzzers: invalid IR that enzc.ir used to accept (and print
+as IR llvm-as rejects), valid IR it used to reject or crash on. Each case is checked
+against llvm-as-22 too, so the expectation is LLVM's, not ours."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from enzc.errors import EnzcError
+from enzc.ir import parse_module, print_module, verify_module
+
+FN = "define void @f() {\n  ret void\n}\n"
+DI = ('!llvm.dbg.cu = !{!0}\n!llvm.module.flags = !{!3}\n'
+      '!0 = distinct !DICompileUnit(language: DW_LANG_C11, file: !1, emissionKind: FullDebug)\n'
+      '!1 = !DIFile(filename: "a.c", directory: "/")\n'
+      '!3 = !{i32 2, !"Debug Info Version", i32 3}\n')
+
+INVALID = {
+    "nul-in-name": '@"a\\00b" = global i32 0\n',
+    "raw-nul-in-name": '@"a\0b" = global i32 0\n',
+    "stray-star": "define void @f(i32 %x) {\n  %y = phi * [ %x, %0 ]\n  ret void\n}\n",
+    "unlabelled-field": DI + "!4 = !DIBasicType(name: \"int\", 32)\n",
+    "repeated-field": DI + "!4 = !DIBasicType(name: \"int\", size: 32, size: 32)\n",
+    "unknown-field": DI + "!4 = !DIBasicType(name: \"int\", colour: 3)\n",
+    "missing-required": DI + "!4 = !DIDerivedType(tag: DW_TAG_pointer_type)\n",
+    "wrong-kind": DI + "!4 = !DIBasicType(name: \"int\", line: !1)\n",
+    "out-of-range": DI + "!4 = !DILocation(line: 1, column: 70000, scope: !1)\n",
+    "cu-not-distinct": "!0 = !DICompileUnit(language: DW_LANG_C11, file: !1)\n"
+                       "!1 = !DIFile(filename: \"a.c\", directory: \"/\")\n",
+    "undefined-node": DI + "!4 = !{!99}\n",
+    "undefined-attachment": "define void @f() {\n  ret void, !foo !7\n}\n",
+    "tuple-junk": '!0 = !{i32 80 !"PIC Level", i32 2}\n',
+    "tuple-bare-int": "!0 = !{!\"int\", 3}\n",
+    "tuple-zero-width-integer": "!0 = !{i0 612}\n!n = !{!0}\n",
+    "tuple-integer-of-struct-type": "%0 = type { i32 }\n!0 = !{%0 7}\n!n = !{!0}\n",
+    "unknown-attribute": "declare void @f() bogusattr\n",
+    "param-attr-on-function": "declare void @f() noundef\n",
+    "function-attr-on-param": "declare void @f(ptr nounwind)\n",
+    "memory-syntax": "declare void @f() #0\nattributes #0 = { memory(stack: read) }\n",
+    "attribute-word-in-group": 'attributes #0 = { nounwind "a"insertvalue"b" }\n',
+    "align-not-power-of-two": "@g = global i32 0, align 3\n",
+    "align-too-large": "define void @f(ptr %p) {\n  %v = load i32, ptr %p, align 8589934592\n"
+                       "  ret void\n}\n",
+    "array-length": "@g = global [2 x i32] [i32 1]\n",
+    "struct-length": "@g = global { i32, i8 } { i32 1 }\n",
+    "vector-element-type": "@g = global <2 x i32> <i32 1, i64 2>\n",
+    "external-with-initializer": "@g = external global i32 0\n",
+    "float-not-exact": "@g = global float 0.1\n",
+    "captures-syntax": "declare void @f(ptr captures(adress))\n",
+    "header-after-entity": '@g = global i32 0\nsource_filename = "x"\n',
+    "tbaa-offset-width": "define i32 @f(ptr %p) {\n  %v = load i32, ptr %p, align 4, !tbaa !0\n"
+                         "  ret i32 %v\n}\n!0 = !{!1, !1, i7 0}\n!1 = !{!\"int\", !2, i64 0}\n"
+                         "!2 = !{!\"char\", !3, i64 0}\n!3 = !{!\"Simple C/C++ TBAA\"}\n",
+    "tuple-two-strings": '!0 = !{!"double" "double"}\n!n = !{!0}\n',
+    "nul-in-type-name": '%"t\0u" = type { i32 }\n@g = global %"t\0u" zeroinitializer\n',
+    "repeated-flag": "define i32 @f(i32 %x) {\n  %y = sub nsw nsw i32 0, %x\n  ret i32 %y\n}\n",
+    "intrinsic-signature": "declare void @llvm.trap()\ndefine void @f() {\n"
+                           "  call void @llvm.trap(i32 1)\n  ret void\n}\n",
+}
+
+VALID = {
+    "raw-nul-in-string": '@s = constant [3 x i8] c"a\0b"\n',
+    "non-utf8-string-and-name": '@"n\xff\xfe" = constant [2 x i8] c"\xff\x80"\n',
+    "escaped-bytes": '@"q\\01\\FFname" = global i32 0\n@t = constant [3 x i8] c"\\FF\\80\\00"\n',
+    "group-over-lines": FN.replace("@f()", "@f() #0") + "attributes #0 = { noinline\n"
+                                                         "  nounwind \"a\"=\"b\" }\n",
+    "stray-nul-between-entities": "@a = global i32 0\n\0\n@b = global i32 1\n",
+    "typed-tuple-operands": "!0 = !{float 1.5, ptr null, i64 ptrtoint (ptr @g to i64)}\n"
+                            "@g = global i32 0\n!named = !{!0}\n",
+    "exact-floats": "@a = global float 0.5\n@b = global float 0x3FB99999A0000000\n"
+                    "@c = global half 1.5\n@d = global double 0.1\n",
+    "module-asm-anywhere": '@g = global i32 0\nmodule asm "nop"\n',
+    "undefined-group": "declare void @f() #4\n",  # LLVM takes it as an empty group
+    "debug-info": DI + "!4 = !DIBasicType(name: \"int\", size: 32, encoding: DW_ATE_signed)\n",
+}
+
+
+def _llvm_accepts(text: bytes, tmp_path: Path) -> bool:
+    path = tmp_path / "in.ll"
+    path.write_bytes(text)
+    return subprocess.run(["llvm-as-22", str(path), "-o", "/dev/null"],
+                          capture_output=True).returncode == 0
+
+
+def _enzc(text: bytes) -> str:
+    module = parse_module(text.decode("utf-8", "surrogateescape"), lazy=False)
+    verify_module(module, materialize=True)
+    return print_module(module)
+
+
+@pytest.mark.parametrize("name", sorted(INVALID))
+def test_invalid_ir_is_rejected_like_llvm(name: str, tmp_path: Path) -> None:
+    text = INVALID[name].encode("utf-8", "surrogateescape")
+    assert not _llvm_accepts(text, tmp_path), "the case must be invalid for LLVM too"
+    with pytest.raises(EnzcError):
+        _enzc(text)
+
+
+@pytest.mark.parametrize("name", sorted(VALID))
+def test_valid_ir_is_accepted_and_printed_valid(name: str, tmp_path: Path) -> None:
+    text = VALID[name].encode("latin-1") if "\xff" in VALID[name] else VALID[name].encode()
+    assert _llvm_accepts(text, tmp_path)
+    printed = _enzc(text).encode("utf-8", "surrogateescape")
+    assert _llvm_accepts(printed, tmp_path), printed.decode("utf-8", "replace")
+
+
+def test_deep_nesting_is_a_clean_error(tmp_path: Path) -> None:
+    depth = 3000
+    text = ("@g = global " + "[1 x " * depth + "i8" + "]" * depth + " zeroinitializer\n").encode()
+    path = tmp_path / "deep.ll"
+    path.write_bytes(text)
+    done = subprocess.run([sys.executable, "-m", "enzc.ir", str(path), "-o",
+                           str(tmp_path / "out.ll")], capture_output=True, text=True)
+    assert done.returncode == 1 and "nested too deeply" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "out.ll").exists()
+
+
+def test_cli_reports_verifier_findings_per_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.ll"
+    path.write_text("declare void @f() bogusattr\n@g = global i32 0, align 3\n")
+    done = subprocess.run([sys.executable, "-m", "enzc.ir", str(path)], capture_output=True,
+                          text=True)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"{path}: error: @f: unknown attribute 'bogusattr'",
+        f"{path}: error: @g: alignment 3 is not a power of two"]
