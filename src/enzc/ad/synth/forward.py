@@ -302,7 +302,8 @@ class _Tangents:
             return
         if fn is None:
             raise gu.error(call, "cannot differentiate inline assembly that may be active",
-                           "move the assembly into a function marked inactive (__enzyme_inactivefn)")
+                           "write the computation in C (a builtin or a plain expression), or put the asm in "
+                           "a function of its own with a custom derivative (__enzyme_register_gradient_NAME)")
         raise gu.error(call, f"cannot differentiate call to external function '{name}' in forward mode",
                        library_hint(name) or HINT_CUSTOM.format(name=name))
 

@@ -17,7 +17,7 @@ from enzc.ir.instructions import Alloca, CallBase, Instruction, Load, Store
 from enzc.ir.libc import declare
 from enzc.ir.module import Function, GlobalVariable
 from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, IntType, PointerType, VectorType
-from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Use, Value
+from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, InlineAsm, Use, Value
 
 from enzc.ad.analysis.activity import carries_float
 from enzc.ad.analysis.calls import CallKind, callee_name, classify, writes_memory
@@ -438,6 +438,10 @@ def _unknown_call(gu: GradientUtils, inst: CallBase, name: str | None) -> None:
         raise gu.error(inst, f"call to non-inlined function '{shown}' is not supported yet",
                        "let the optimizer inline it (static inline / always_inline), "
                        + HINT_CUSTOM.format(name=shown))
+    if fn is None and isinstance(inst.callee, InlineAsm):
+        raise gu.error(inst, "cannot differentiate inline assembly that may be active",
+                       "write the computation in C (a builtin or a plain expression), or put the asm in "
+                       "a function of its own with a custom derivative (__enzyme_register_gradient_NAME)")
     if fn is None:
         raise gu.error(inst, "cannot differentiate an indirect call that may be active",
                        "call the function directly so it can be inlined")
