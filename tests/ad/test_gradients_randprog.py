@@ -17,14 +17,7 @@ PROGRAMS = discover("randprog")
 
 # Program name (or "name[config]") -> why it fails today. Strict: remove an entry as
 # soon as its program passes.
-ISSUE17_INT_STORE = ("issue 17 item 1: a constant stored as an integer (memset/memcpy of one "
-                     "double) does not reset the shadow of the double it overwrites")
-XFAIL: dict[str, str] = {
-    "memset_one_input_element": ISSUE17_INT_STORE,
-    "memcpy_const_into_input": ISSUE17_INT_STORE,
-    "memset_one_local_element": ISSUE17_INT_STORE,
-    "memcpy_const_into_local": ISSUE17_INT_STORE,
-}
+XFAIL: dict[str, str] = {}
 
 
 def test_programs_found() -> None:
