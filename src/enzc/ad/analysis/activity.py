@@ -256,6 +256,10 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                 case Ret() if act.active_return and inst.value is not None \
                         and carries_pointer(inst.value.type):
                     changed |= _shadow_roots(shadowed, inst.value)  # a returned shadow (split mode)
+                case AtomicRMW():  # `old = *p; *p = old op v`: a load and a store in one
+                    if inst.value in varied:
+                        changed |= _shadow_roots(shadowed, inst.ptr)
+                    new_varied = inst.ptr in shadowed and carries_float(inst.type)
                 case Store():
                     if inst.value in varied or inst.value in shadowed:
                         changed |= _shadow_roots(shadowed, inst.ptr)
@@ -336,7 +340,7 @@ def _backward(act: Activity, insts: list[Instruction]) -> None:
         match inst:
             case Ret() if act.active_return and inst.value is not None:
                 mark(inst.value)
-            case Store() if inst.ptr in act.shadowed:
+            case Store() | AtomicRMW() if inst.ptr in act.shadowed:
                 mark(inst.value)
             case CallBase() if any(a in act.shadowed for a in inst.args) or act.passes_varied(inst):
                 for a in inst.args:

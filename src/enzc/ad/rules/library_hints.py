@@ -10,8 +10,8 @@ from __future__ import annotations
 
 _FAMILIES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("__kmpc_", "omp_", "GOMP_"),
-     "OpenMP parallel regions are not differentiated: build the differentiated code without -fopenmp "
-     "(or move the parallel loop outside the function given to __enzyme_autodiff)"),
+     "this OpenMP runtime call is not differentiated: use '#pragma omp parallel for' with reduction(+), "
+     "critical or atomic (docs/parallel.md lists what is supported), or move it out of the differentiated code"),
     (("MPI_", "PMPI_"),
      "MPI communication is not differentiated: differentiate the computation between messages "
      "and exchange the derivatives yourself"),
