@@ -36,11 +36,13 @@ from enzc.ad.analysis.activity import ArgActivity, carries_float, carries_pointe
 from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
 from enzc.ad.analysis.annotations import forward_derivative_of
 from enzc.ad.analysis.calls import CallKind, callee_name, classify
+from enzc.ad.analysis.mpi import float_transfer
 from enzc.ad.analysis.openmp import is_fork
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.derived import start_derived
 from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.mpi_calls import check_mpi, forward_mpi, is_mpi
 from enzc.ad.synth.parallel_adjoints import check_atomic_forward
 from enzc.ad.synth.parallel_region import forward_mode_fork
 from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward
@@ -223,6 +225,9 @@ class _Tangents:
                                "call __enzyme_fwddiff once per direction")
             forward_mode_fork(gu, call, lambda a: self.t.get(a))
             return
+        if is_mpi(call):
+            self._mpi(call)
+            return
         custom = forward_derivative_of(gu.module, call.called_function)
         if custom is not None:
             self._custom(call, custom)
@@ -324,6 +329,16 @@ class _Tangents:
                            "call the function directly")
         raise gu.error(call, f"cannot differentiate call to external function '{name}' in forward mode",
                        library_hint(name) or HINT_CUSTOM.format(name=name))
+
+    def _mpi(self, call: CallBase) -> None:
+        """An MPI transfer of floats is repeated on the tangents (`mpi_calls`)."""
+        check_mpi(self.gu, call)
+        if self.gu.activity.is_active_instruction(call) and float_transfer(call) is not None:
+            if len(self.lanes) > 1:
+                raise self.gu.error(call, "forward mode with enzyme_width does not differentiate MPI transfers yet",
+                                    "call __enzyme_fwddiff once per direction")
+            self._after(call)
+            forward_mpi(self.gu, call, self.b)
 
     def _custom(self, call: CallBase, custom: Function) -> None:
         """The user's forward derivative (`__enzyme_register_derivative_*`): the

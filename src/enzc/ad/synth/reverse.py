@@ -35,6 +35,7 @@ from enzc.ad.rules.reuse import equal_forward_call
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.call_derivatives import reverse_call
 from enzc.ad.synth.gradient_utils import GradientUtils, derived_from_null
+from enzc.ad.synth.mpi_calls import reverse_mpi
 from enzc.ad.synth.parallel_adjoints import accumulate_shadow, reverse_atomic
 from enzc.ad.synth.parallel_region import reverse_fork
 from enzc.ad.typeanalysis.typetree import Kind
@@ -410,8 +411,8 @@ def _zero_shadow(gu: GradientUtils, dst: Value, length: Value) -> None:
 
 
 def _unknown_call(gu: GradientUtils, inst: CallBase, name: str | None) -> None:
-    if reverse_fork(gu, inst) or reverse_call(gu, inst):
-        return  # an OpenMP region's reverse team (parallel_region), or a defined callee's reverse
+    if reverse_fork(gu, inst) or reverse_mpi(gu, inst) or reverse_call(gu, inst):
+        return  # an OpenMP region's reverse team, an MPI transfer's, or a defined callee's reverse
     act = gu.activity
     fn = inst.called_function
     shadow_args = [a for a in inst.args if act.has_shadow(a)]

@@ -1,0 +1,229 @@
+"""Derivatives of MPI transfers (`analysis.mpi`): adjoints travel the other way.
+
+Reverse mode, at the reverse of each transfer (`d` is a buffer's shadow, `tmp` a
+heap block of `count` elements):
+
+    MPI_Send(b, dest, tag)        MPI_Recv(tmp, dest, tag);  db += tmp
+    MPI_Recv(b, src, tag)         MPI_Send(db, src, tag);    db = 0
+    MPI_Bcast(b, root)            MPI_Reduce(db, tmp, SUM, root); db = (rank == root) ? tmp : 0
+    MPI_Reduce(s, r, SUM, root)   tmp = (rank == root) ? dr : 0; dr = 0 on root;
+                                  MPI_Bcast(tmp, root); ds += tmp
+    MPI_Allreduce(s, r, SUM)      MPI_Allreduce(dr, tmp, SUM); dr = 0; ds += tmp
+
+with the same datatype, tag and communicator. The reverse pass runs the program's
+transfers in the opposite order on every rank, so a pair that matched forward
+matches backward. Forward mode sends the tangents along: each transfer is
+repeated on the shadow buffers right after the original.
+
+Not differentiated (a located compile-time error when they move floats):
+`MPI_ANY_SOURCE`/`MPI_ANY_TAG` receives, `MPI_IN_PLACE`, reductions other than
+`MPI_SUM`, datatypes other than `MPI_DOUBLE`/`MPI_FLOAT` on differentiable data,
+and every other MPI call on differentiable data or naming `MPI_DOUBLE`/`MPI_FLOAT`
+(non-blocking transfers among them: an `MPI_Irecv` of doubles into a buffer the
+AD does not track would otherwise leave its sender's reverse waiting).
+"""
+
+from __future__ import annotations
+
+from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
+from enzc.ir.instructions import CallBase
+from enzc.ir.libc import declare, define_helper
+from enzc.ir.module import Module
+from enzc.ir.types import I1, I8, I32, I64, PTR, VOID, ArrayType, FloatType, FunctionType
+from enzc.ir.values import ConstantExpr, ConstantInt, ConstantSimple, Value
+
+from enzc.ad.analysis.mpi import ANY_SOURCE, FLOAT_DATATYPES, INACTIVE_CALLS, SUM, float_transfer, handle_name
+from enzc.ad.analysis.mpi import mpi_callee, transfer_of
+from enzc.ad.rules.library_hints import library_hint
+from enzc.ad.synth.gradient_utils import GradientUtils
+
+HINT = library_hint("MPI_") or ""
+"""What differentiated MPI code may use (`rules.library_hints`)."""
+
+_SIGNATURES = {
+    "MPI_Send": (PTR, I32, PTR, I32, I32, PTR),
+    "MPI_Recv": (PTR, I32, PTR, I32, I32, PTR, PTR),
+    "MPI_Bcast": (PTR, I32, PTR, I32, PTR),
+    "MPI_Reduce": (PTR, PTR, I32, PTR, PTR, I32, PTR),
+    "MPI_Allreduce": (PTR, PTR, I32, PTR, PTR, PTR),
+    "MPI_Comm_rank": (PTR, PTR),
+}
+
+
+def _mpi(module: Module, name: str) -> Value:
+    return get_or_insert_function(module, name, FunctionType(I32, _SIGNATURES[name]))
+
+
+def is_mpi(call: CallBase) -> bool:
+    return mpi_callee(call) is not None
+
+
+def check_mpi(gu: GradientUtils, call: CallBase) -> None:
+    """An MPI call that moves floats must be one this module differentiates."""
+    name = mpi_callee(call)
+    if name is None or name in INACTIVE_CALLS:
+        return
+    act = gu.activity
+    t = transfer_of(call)
+    touches = any(act.has_shadow(a) or a in act.varied for a in call.args)
+    if t is None:
+        floats = any(handle_name(a) in FLOAT_DATATYPES for a in call.args)  # e.g. an MPI_Irecv of doubles
+        if touches or floats:
+            raise gu.error(call, f"cannot differentiate '{name}' on differentiable data", HINT)
+        return
+    elem = float_transfer(call)
+    if elem is None:
+        if touches:
+            raise gu.error(call, f"cannot differentiate '{name}' of a datatype other than MPI_DOUBLE or "
+                                 "MPI_FLOAT on differentiable data", HINT)
+        return
+    if t.op is not None and handle_name(call.args[t.op]) != SUM:
+        raise gu.error(call, f"cannot differentiate '{name}' with an operation other than MPI_SUM "
+                             f"('{handle_name(call.args[t.op]) or '?'}')", HINT)
+    for k in (t.send, t.recv):
+        if k is None:
+            continue
+        buf = call.args[k]
+        if _in_place(buf):
+            raise gu.error(call, f"cannot differentiate '{name}' with MPI_IN_PLACE", "pass separate buffers")
+        if not act.has_shadow(buf) and not (k == t.recv and name == "MPI_Reduce" and _is_null(buf)):
+            raise gu.error(call, f"the buffer of '{name}' holds floats the AD cannot shadow (an enzyme_const "
+                                 "argument?): its messages' derivatives would have nowhere to go",
+                           "pass the buffer with enzyme_dup, or copy it into a local array first")
+    if name == "MPI_Recv":
+        for k, what in ((t.peer, "MPI_ANY_SOURCE"), (t.tag, "MPI_ANY_TAG")):
+            v = call.args[k]  # type: ignore[index]
+            if isinstance(v, ConstantInt) and v.value == ANY_SOURCE:
+                raise gu.error(call, f"cannot differentiate a receive from {what}",
+                               "receive from a known rank with a known tag")
+
+
+def _in_place(v: Value) -> bool:
+    """`MPI_IN_PLACE`, `(void *)1` in Open MPI."""
+    return isinstance(v, ConstantExpr) and v.opcode == "inttoptr"
+
+
+def _is_null(v: Value) -> bool:
+    return isinstance(v, ConstantSimple) and v.keyword == "null"
+
+
+# -- reverse mode ---------------------------------------------------------------------------
+
+
+def reverse_mpi(gu: GradientUtils, call: CallBase) -> bool:
+    """Emit the reverse of transfer `call` at the builder; False if not one."""
+    t = transfer_of(call)
+    elem = float_transfer(call)
+    if t is None or elem is None:
+        return False
+    check_mpi(gu, call)
+    name = mpi_callee(call)
+    b = gu.b
+    m = gu.module
+
+    def arg(k: int | None) -> Value:
+        assert k is not None
+        return gu.lookup(gu.new_value(call.args[k]))
+
+    def shadow(k: int | None) -> Value:
+        assert k is not None
+        v = call.args[k]
+        return v if _is_null(v) else gu.lookup(gu.shadow(v))
+
+    count, dtype = arg(t.count), arg(t.datatype)
+    size = b.mul(b.sext(count, I64, "mpi.n"), ConstantInt(I64, elem_bytes(elem)), "mpi.bytes")
+    tmp = b.call(declare(m, "malloc"), [size], "mpi.tmp")
+    if name == "MPI_Send":
+        b.call(_mpi(m, "MPI_Recv"), [tmp, count, dtype, arg(t.peer), arg(t.tag), arg(t.comm), b.const_null(PTR)])
+        b.call(_adder(m, elem), [shadow(t.send), tmp, count])
+    elif name == "MPI_Recv":
+        b.call(_mpi(m, "MPI_Send"), [shadow(t.recv), count, dtype, arg(t.peer), arg(t.tag), arg(t.comm)])
+        _memset(b, m, shadow(t.recv), size)
+    elif name == "MPI_Bcast":
+        root = _is_root(gu, b, arg(t.peer), arg(t.comm))
+        b.call(_mpi(m, "MPI_Reduce"), [shadow(t.send), tmp, count, dtype, _sum(m), arg(t.peer), arg(t.comm)])
+        _memset(b, m, shadow(t.send), size)
+        _memcpy(b, m, shadow(t.send), tmp, b.select(root, size, ConstantInt(I64, 0), "mpi.size"))
+    elif name == "MPI_Reduce":
+        root = _is_root(gu, b, arg(t.peer), arg(t.comm))
+        on_root = b.select(root, size, ConstantInt(I64, 0), "mpi.size")
+        _memset(b, m, tmp, size)
+        _memcpy(b, m, tmp, shadow(t.recv), on_root)
+        _memset(b, m, shadow(t.recv), on_root)
+        b.call(_mpi(m, "MPI_Bcast"), [tmp, count, dtype, arg(t.peer), arg(t.comm)])
+        b.call(_adder(m, elem), [shadow(t.send), tmp, count])
+    else:  # MPI_Allreduce
+        b.call(_mpi(m, "MPI_Allreduce"), [shadow(t.recv), tmp, count, dtype, _sum(m), arg(t.comm)])
+        _memset(b, m, shadow(t.recv), size)
+        b.call(_adder(m, elem), [shadow(t.send), tmp, count])
+    b.call(declare(m, "free"), [tmp])
+    return True
+
+
+def elem_bytes(t: FloatType) -> int:
+    return 8 if t.kind == "double" else 4
+
+
+def _sum(module: Module) -> Value:
+    """`MPI_SUM`: Open MPI's `@ompi_mpi_op_sum` (declared if the program names no reduction)."""
+    got = module.get_global(SUM)
+    return got if got is not None else module.add_global(SUM, ArrayType(0, I8))
+
+
+def _is_root(gu: GradientUtils, b: IRBuilder, root: Value, comm: Value) -> Value:
+    with b.goto_entry_allocas():
+        slot = b.alloca(I32, name="mpi.rank")
+    b.call(_mpi(gu.module, "MPI_Comm_rank"), [comm, slot])
+    return b.icmp("eq", b.load(I32, slot, "mpi.rank"), root, "mpi.is.root")
+
+
+def _memset(b: IRBuilder, m: Module, dst: Value, size: Value) -> None:
+    b.call(declare(m, "llvm.memset.p0.i64"), [dst, ConstantInt(I8, 0), size, ConstantInt(I1, 0)])
+
+
+def _memcpy(b: IRBuilder, m: Module, dst: Value, src: Value, size: Value) -> None:
+    b.call(declare(m, "llvm.memcpy.p0.p0.i64"), [dst, src, size, ConstantInt(I1, 0)])
+
+
+def _adder(module: Module, elem: FloatType) -> Value:
+    """`void __enzc_mpi_add_<t>(ptr dst, ptr src, i32 n)`: `dst[i] += src[i]`, i < n."""
+    fn, fresh = define_helper(module, f"__enzc_mpi_add_{elem.kind}", FunctionType(VOID, (PTR, PTR, I32)),
+                              ("dst", "src", "n"), attrs=("nounwind",))
+    if not fresh:
+        return fn
+    dst, src, n = fn.args
+    entry, loop, done = new_block(fn, "entry"), new_block(fn, "loop"), new_block(fn, "done")
+    b = IRBuilder(entry)
+    b.cond_br(b.icmp("sgt", n, ConstantInt(I32, 0), "any"), loop, done)
+    b.position_at_end(loop)
+    i = b.phi(I32, [(ConstantInt(I32, 0), entry)], "i")
+    at = b.gep(elem, dst, [i], "d.at")
+    b.store(b.fadd(b.load(elem, at, "d"), b.load(elem, b.gep(elem, src, [i], "s.at"), "s"), "sum"), at)
+    nxt = b.add(i, ConstantInt(I32, 1), "next")
+    i.add_incoming(nxt, loop)
+    b.cond_br(b.icmp("slt", nxt, n, "more"), loop, done)
+    b.position_at_end(done)
+    b.ret_void()
+    return fn
+
+
+# -- forward mode ---------------------------------------------------------------------------
+
+
+def forward_mpi(gu: GradientUtils, call: CallBase, after: IRBuilder) -> bool:
+    """Forward mode: the transfer again on the shadows, at `after` (right after the
+    original). False if `call` is not a transfer of floats."""
+    t = transfer_of(call)
+    if t is None or float_transfer(call) is None:
+        return False
+    check_mpi(gu, call)
+    args: list[Value] = []
+    for k, a in enumerate(call.args):
+        if k in (t.send, t.recv):
+            args.append(a if _is_null(a) else gu.shadow(a))
+        else:
+            args.append(gu.new_value(a))
+    nc = gu.new_value(call)
+    assert isinstance(nc, CallBase)
+    after.call(nc.callee, args, fn_type=nc.function_type)
+    return True

@@ -1,0 +1,19 @@
+// Diagnostic: MPI_Allreduce with MPI_MAX on differentiable data is not
+// differentiated yet (it needs the winning rank recorded): a located error.
+#include <mpi.h>
+
+double __enzyme_autodiff(void *, ...);
+
+double biggest(double *x) {
+    double top;
+    MPI_Allreduce(x, &top, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD); /* DIAG-LINE */
+    return top * top;
+}
+
+int main(int argc, char **argv) {
+    double x = 3, dx = 0;
+    MPI_Init(&argc, &argv);
+    __enzyme_autodiff((void *)biggest, &x, &dx);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,22 @@
+// Diagnostic: a non-blocking send of differentiable data is not differentiated:
+// enzcc must stop at the call (not produce a gradient missing the message).
+#include <mpi.h>
+
+double __enzyme_autodiff(void *, ...);
+
+double halo(double *x, int n) {
+    MPI_Request req;
+    double ghost = 0;
+    MPI_Isend(x, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &req); /* DIAG-LINE */
+    MPI_Recv(&ghost, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    return ghost * x[n - 1];
+}
+
+int main(int argc, char **argv) {
+    double x[2] = {1, 2}, dx[2] = {0};
+    MPI_Init(&argc, &argv);
+    __enzyme_autodiff((void *)halo, x, dx, 2);
+    MPI_Finalize();
+    return 0;
+}
