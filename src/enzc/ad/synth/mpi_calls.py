@@ -71,6 +71,9 @@ def check_mpi(gu: GradientUtils, call: CallBase) -> None:
         if touches or floats:
             raise gu.error(call, f"cannot differentiate '{name}' on differentiable data", HINT)
         return
+    if not (handle_name(call.args[t.datatype]) or "").startswith("ompi_mpi_"):
+        raise gu.error(call, f"cannot tell which datatype '{name}' transfers (enzc reads Open MPI's predefined "
+                             "handles; derived datatypes and other MPI implementations are not supported)", HINT)
     elem = float_transfer(call)
     if elem is None:
         if touches:
