@@ -32,6 +32,7 @@ CASES = {
     "callee_writes_global": Case(DIAG / "callee_writes_global.c", ("saved", "shadow")),
     "fnptr_external": Case(DIAG / "fnptr_external.c", ("indirect", "sin")),
     "openmp_task": Case(DIAG / "openmp_task.c", ("__kmpc_omp_task", "OpenMP", "tasks"), ("-fopenmp",)),
+    "openmp_max_reduction": Case(DIAG / "openmp_max_reduction.c", ("order", "lock", "max"), ("-fopenmp",)),
     "qsort_comparator": Case(DIAG / "qsort_comparator.c", ("qsort", "comparator")),
     "enzyme_iter_builtin": Case(DIAG / "enzyme_iter_builtin.c", ("'__enzyme_iter'", "not supported")),
     "enzyme_plugin_attribute": Case(DIAG / "enzyme_plugin_attribute.c", ("'enzyme_inactive_noblock'", "not supported")),

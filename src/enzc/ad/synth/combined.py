@@ -45,7 +45,7 @@ from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.mpi_calls import check_mpi, is_mpi
 from enzc.ad.synth.parallel_adjoints import check_atomic_forward
 from enzc.ad.synth.parallel_region import lower_fork
-from enzc.ad.synth.parallel_sync import reverse_sync
+from enzc.ad.synth.parallel_sync import check_locked_sections, reverse_sync
 from enzc.ad.synth.recompute import Planner
 from enzc.ad.synth.reverse import check_store_forward, fwd, reverse_instruction
 from enzc.ad.synth.signature import Derivatives, Signature, gradient_type, out_types
@@ -90,6 +90,8 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     gu.cache, gu.planner = cache, planner
     gu.setup_loops()
     forward_custom_calls(gu)
+    if gu.parallel:
+        check_locked_sections(gu)
     for inst in original.instructions():
         if isinstance(inst, Store):
             check_store_forward(gu, inst)
