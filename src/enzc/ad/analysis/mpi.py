@@ -41,6 +41,8 @@ class Transfer:
     tag: int | None = None
     comm: int | None = None
     op: int | None = None
+    request: int | None = None
+    """A non-blocking transfer's `MPI_Request *` (`synth.mpi_requests`)."""
 
 
 TRANSFERS: dict[str, Transfer] = {
@@ -49,6 +51,8 @@ TRANSFERS: dict[str, Transfer] = {
     "MPI_Bcast": Transfer(send=0, recv=0, count=1, datatype=2, peer=3, comm=4),
     "MPI_Reduce": Transfer(send=0, recv=1, count=2, datatype=3, op=4, peer=5, comm=6),
     "MPI_Allreduce": Transfer(send=0, recv=1, count=2, datatype=3, op=4, comm=5),
+    "MPI_Isend": Transfer(send=0, recv=None, count=1, datatype=2, peer=3, tag=4, comm=5, request=6),
+    "MPI_Irecv": Transfer(send=None, recv=0, count=1, datatype=2, peer=3, tag=4, comm=5, request=6),
 }
 """The transfers whose derivatives `synth.mpi_calls` emits."""
 
@@ -61,6 +65,10 @@ INACTIVE_CALLS: dict[str, tuple[int, ...]] = {
     "MPI_Abort": (),
 }
 """MPI calls without a derivative, and the pointer arguments they write."""
+
+WAITS: dict[str, tuple[int | None, int]] = {"MPI_Wait": (None, 0), "MPI_Waitall": (0, 1)}
+"""Completions of non-blocking transfers: the index of their request count (None:
+one request) and of their `MPI_Request *`."""
 
 FLOAT_DATATYPES: dict[str, FloatType] = {"ompi_mpi_double": DOUBLE, "ompi_mpi_float": FLOAT}
 SUM = "ompi_mpi_op_sum"

@@ -43,6 +43,7 @@ from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.derived import start_derived
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.mpi_calls import check_mpi, forward_mpi, is_mpi
+from enzc.ad.synth.mpi_requests import is_wait
 from enzc.ad.synth.parallel_adjoints import check_atomic_forward
 from enzc.ad.synth.parallel_region import forward_mode_fork
 from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward
@@ -333,7 +334,7 @@ class _Tangents:
     def _mpi(self, call: CallBase) -> None:
         """An MPI transfer of floats is repeated on the tangents (`mpi_calls`)."""
         check_mpi(self.gu, call)
-        if self.gu.activity.is_active_instruction(call) and float_transfer(call) is not None:
+        if self.gu.activity.is_active_instruction(call) and (float_transfer(call) is not None or is_wait(call)):
             if len(self.lanes) > 1:
                 raise self.gu.error(call, "forward mode with enzyme_width does not differentiate MPI transfers yet",
                                     "call __enzyme_fwddiff once per direction")

@@ -129,6 +129,8 @@ class GradientUtils:
         """Active calls to defined functions: their derived pair and forward tape."""
         self.fork_records: dict[Value, object] = {}
         """Active OpenMP fork calls: what their reverse needs (`parallel_region`)."""
+        self.mpi_records: dict[Value, Value] = {}
+        """Non-blocking MPI transfers and waits: their records (`mpi_requests`)."""
         self.stable_args: frozenset[int] = frozenset()
         """Split mode: argument indices whose memory stays unchanged until the reverse."""
         self.parallel = False

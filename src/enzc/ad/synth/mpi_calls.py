@@ -19,23 +19,26 @@ Not differentiated (a located compile-time error when they move floats):
 `MPI_ANY_SOURCE`/`MPI_ANY_TAG` receives, `MPI_IN_PLACE`, reductions other than
 `MPI_SUM`, datatypes other than `MPI_DOUBLE`/`MPI_FLOAT` on differentiable data,
 and every other MPI call on differentiable data or naming `MPI_DOUBLE`/`MPI_FLOAT`
-(non-blocking transfers among them: an `MPI_Irecv` of doubles into a buffer the
-AD does not track would otherwise leave its sender's reverse waiting).
+(`MPI_Sendrecv`, `MPI_Test`, ...: a receive of doubles into a buffer the AD does
+not track would otherwise leave its sender's reverse waiting). Non-blocking
+transfers and their waits are `mpi_requests`'.
 """
 
 from __future__ import annotations
 
-from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
+from enzc.ir.builder import IRBuilder, get_or_insert_function
 from enzc.ir.instructions import CallBase
-from enzc.ir.libc import declare, define_helper
+from enzc.ir.libc import declare
 from enzc.ir.module import Module
-from enzc.ir.types import I1, I8, I32, I64, PTR, VOID, ArrayType, FloatType, FunctionType
+from enzc.ir.types import I1, I8, I32, I64, PTR, ArrayType, FunctionType
 from enzc.ir.values import ConstantExpr, ConstantInt, ConstantSimple, Value
 
 from enzc.ad.analysis.mpi import ANY_SOURCE, FLOAT_DATATYPES, INACTIVE_CALLS, SUM, float_transfer, handle_name
 from enzc.ad.analysis.mpi import mpi_callee, transfer_of
 from enzc.ad.rules.library_hints import library_hint
 from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.mpi_buffers import adder, elem_bytes
+from enzc.ad.synth.mpi_requests import forward_request, is_nonblocking, is_wait, reverse_request
 
 HINT = library_hint("MPI_") or ""
 """What differentiated MPI code may use (`rules.library_hints`)."""
@@ -61,8 +64,8 @@ def is_mpi(call: CallBase) -> bool:
 def check_mpi(gu: GradientUtils, call: CallBase) -> None:
     """An MPI call that moves floats must be one this module differentiates."""
     name = mpi_callee(call)
-    if name is None or name in INACTIVE_CALLS:
-        return
+    if name is None or name in INACTIVE_CALLS or is_wait(call):
+        return  # a wait's derivative is its transfers' (`mpi_requests`)
     act = gu.activity
     t = transfer_of(call)
     touches = any(act.has_shadow(a) or a in act.varied for a in call.args)
@@ -93,7 +96,11 @@ def check_mpi(gu: GradientUtils, call: CallBase) -> None:
             raise gu.error(call, f"the buffer of '{name}' holds floats the AD cannot shadow (an enzyme_const "
                                  "argument?): its messages' derivatives would have nowhere to go",
                            "pass the buffer with enzyme_dup, or copy it into a local array first")
-    if name == "MPI_Recv":
+    if t.request is not None and not act.has_shadow(call.args[t.request]):
+        raise gu.error(call, f"the request of '{name}' is memory the AD cannot shadow (an enzyme_const argument?): "
+                             "the transfer's reverse would have nowhere to keep its record",
+                       "keep the MPI_Request in a local variable of the differentiated code")
+    if name in ("MPI_Recv", "MPI_Irecv"):
         for k, what in ((t.peer, "MPI_ANY_SOURCE"), (t.tag, "MPI_ANY_TAG")):
             v = call.args[k]  # type: ignore[index]
             if isinstance(v, ConstantInt) and v.value == ANY_SOURCE:
@@ -115,6 +122,8 @@ def _is_null(v: Value) -> bool:
 
 def reverse_mpi(gu: GradientUtils, call: CallBase) -> bool:
     """Emit the reverse of transfer `call` at the builder; False if not one."""
+    if is_nonblocking(call) or is_wait(call):
+        return reverse_request(gu, call)
     t = transfer_of(call)
     elem = float_transfer(call)
     if t is None or elem is None:
@@ -138,7 +147,7 @@ def reverse_mpi(gu: GradientUtils, call: CallBase) -> bool:
     tmp = b.call(declare(m, "malloc"), [size], "mpi.tmp")
     if name == "MPI_Send":
         b.call(_mpi(m, "MPI_Recv"), [tmp, count, dtype, arg(t.peer), arg(t.tag), arg(t.comm), b.const_null(PTR)])
-        b.call(_adder(m, elem), [shadow(t.send), tmp, count])
+        b.call(adder(m, elem), [shadow(t.send), tmp, count])
     elif name == "MPI_Recv":
         b.call(_mpi(m, "MPI_Send"), [shadow(t.recv), count, dtype, arg(t.peer), arg(t.tag), arg(t.comm)])
         _memset(b, m, shadow(t.recv), size)
@@ -154,17 +163,13 @@ def reverse_mpi(gu: GradientUtils, call: CallBase) -> bool:
         _memcpy(b, m, tmp, shadow(t.recv), on_root)
         _memset(b, m, shadow(t.recv), on_root)
         b.call(_mpi(m, "MPI_Bcast"), [tmp, count, dtype, arg(t.peer), arg(t.comm)])
-        b.call(_adder(m, elem), [shadow(t.send), tmp, count])
+        b.call(adder(m, elem), [shadow(t.send), tmp, count])
     else:  # MPI_Allreduce
         b.call(_mpi(m, "MPI_Allreduce"), [shadow(t.recv), tmp, count, dtype, _sum(m), arg(t.comm)])
         _memset(b, m, shadow(t.recv), size)
-        b.call(_adder(m, elem), [shadow(t.send), tmp, count])
+        b.call(adder(m, elem), [shadow(t.send), tmp, count])
     b.call(declare(m, "free"), [tmp])
     return True
-
-
-def elem_bytes(t: FloatType) -> int:
-    return 8 if t.kind == "double" else 4
 
 
 def _sum(module: Module) -> Value:
@@ -188,34 +193,14 @@ def _memcpy(b: IRBuilder, m: Module, dst: Value, src: Value, size: Value) -> Non
     b.call(declare(m, "llvm.memcpy.p0.p0.i64"), [dst, src, size, ConstantInt(I1, 0)])
 
 
-def _adder(module: Module, elem: FloatType) -> Value:
-    """`void __enzc_mpi_add_<t>(ptr dst, ptr src, i32 n)`: `dst[i] += src[i]`, i < n."""
-    fn, fresh = define_helper(module, f"__enzc_mpi_add_{elem.kind}", FunctionType(VOID, (PTR, PTR, I32)),
-                              ("dst", "src", "n"), attrs=("nounwind",))
-    if not fresh:
-        return fn
-    dst, src, n = fn.args
-    entry, loop, done = new_block(fn, "entry"), new_block(fn, "loop"), new_block(fn, "done")
-    b = IRBuilder(entry)
-    b.cond_br(b.icmp("sgt", n, ConstantInt(I32, 0), "any"), loop, done)
-    b.position_at_end(loop)
-    i = b.phi(I32, [(ConstantInt(I32, 0), entry)], "i")
-    at = b.gep(elem, dst, [i], "d.at")
-    b.store(b.fadd(b.load(elem, at, "d"), b.load(elem, b.gep(elem, src, [i], "s.at"), "s"), "sum"), at)
-    nxt = b.add(i, ConstantInt(I32, 1), "next")
-    i.add_incoming(nxt, loop)
-    b.cond_br(b.icmp("slt", nxt, n, "more"), loop, done)
-    b.position_at_end(done)
-    b.ret_void()
-    return fn
-
-
 # -- forward mode ---------------------------------------------------------------------------
 
 
 def forward_mpi(gu: GradientUtils, call: CallBase, after: IRBuilder) -> bool:
     """Forward mode: the transfer again on the shadows, at `after` (right after the
     original). False if `call` is not a transfer of floats."""
+    if is_nonblocking(call) or is_wait(call):
+        return forward_request(gu, call, after)
     t = transfer_of(call)
     if t is None or float_transfer(call) is None:
         return False
