@@ -87,7 +87,7 @@ def test_mpi_gradient(prog: Program, config: str, tmp_path: Path, drivers) -> No
 DIAG = PROGRAMS / "mpi_diag"
 DIAG_CASES = {
     "sendrecv": ("MPI_Sendrecv", "differentiable data"),
-    "allreduce_max": ("MPI_Allreduce", "MPI_SUM", "ompi_mpi_op_max"),
+    "reduce_max": ("MPI_Reduce", "MPI_SUM", "ompi_mpi_op_max"),
 }
 
 

@@ -14,7 +14,8 @@ _FAMILIES: tuple[tuple[tuple[str, ...], str], ...] = (
      "critical or atomic (docs/parallel.md lists what is supported), or move it out of the differentiated code"),
     (("MPI_", "PMPI_"),
      "differentiated MPI code may use MPI_Send/MPI_Recv, MPI_Isend/MPI_Irecv with MPI_Wait/MPI_Waitall, "
-     "MPI_Bcast and MPI_Reduce/MPI_Allreduce with MPI_SUM on MPI_DOUBLE or MPI_FLOAT buffers (docs/parallel.md)"),
+     "MPI_Bcast, MPI_Reduce with MPI_SUM and MPI_Allreduce with MPI_SUM, MPI_MAX or MPI_MIN on MPI_DOUBLE or "
+     "MPI_FLOAT buffers (docs/parallel.md)"),
     (("pthread_", "thrd_", "__cxa_thread"),
      "threads are not differentiated: run the differentiated code on one thread"),
     (("qsort", "bsearch", "lfind", "lsearch"),

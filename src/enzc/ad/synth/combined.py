@@ -42,8 +42,7 @@ from enzc.ad.synth.call_derivatives import forward_call
 from enzc.ad.synth.derived import start_derived
 from enzc.ad.synth.dynamic_stack import free_dynamic_stack
 from enzc.ad.synth.gradient_utils import GradientUtils
-from enzc.ad.synth.mpi_calls import check_mpi, is_mpi
-from enzc.ad.synth.mpi_requests import record_request
+from enzc.ad.synth.mpi_calls import is_mpi, prepare_mpi
 from enzc.ad.synth.parallel_adjoints import check_atomic_forward
 from enzc.ad.synth.parallel_region import lower_fork
 from enzc.ad.synth.parallel_sync import check_locked_sections, reverse_sync
@@ -101,8 +100,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
         elif isinstance(inst, CallBase) and is_fork(inst):
             lower_fork(gu, inst)
         elif isinstance(inst, CallBase) and is_mpi(inst):
-            check_mpi(gu, inst)  # the original call stays; its reverse is `mpi_calls.reverse_mpi`
-            record_request(gu, inst)  # non-blocking transfers and waits: their records
+            prepare_mpi(gu, inst)  # the original call stays; its reverse is `mpi_calls.reverse_mpi`
         elif isinstance(inst, CallBase):
             forward_call(gu, inst)
             copy_pointer_shadows(gu, inst)

@@ -1,12 +1,23 @@
-"""Element-wise helpers the MPI derivatives call (`mpi_calls`, `mpi_requests`)."""
+"""Helpers the MPI derivatives share: Open MPI handles, element-wise adds."""
 
 from __future__ import annotations
 
 from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.libc import define_helper
 from enzc.ir.module import Module
-from enzc.ir.types import I32, PTR, VOID, FloatType, FunctionType
+from enzc.ir.types import I8, I32, PTR, VOID, ArrayType, FloatType, FunctionType
 from enzc.ir.values import ConstantInt, Value
+
+
+def mpi_handle(module: Module, name: str) -> Value:
+    """An Open MPI handle (`@ompi_mpi_op_sum`): the program's declaration, or a new
+    external one (its type does not matter: only its address is used)."""
+    got = module.get_global(name)
+    if got is not None:
+        return got
+    gv = module.add_global(name, ArrayType(0, I8))
+    gv.linkage.words = ["external"]
+    return gv
 
 
 def elem_bytes(t: FloatType) -> int:

@@ -17,7 +17,7 @@ repeated on the shadow buffers right after the original.
 
 Not differentiated (a located compile-time error when they move floats):
 `MPI_ANY_SOURCE`/`MPI_ANY_TAG` receives, `MPI_IN_PLACE`, reductions other than
-`MPI_SUM`, datatypes other than `MPI_DOUBLE`/`MPI_FLOAT` on differentiable data,
+`MPI_SUM` (but `MPI_MAX`/`MPI_MIN` of `MPI_Allreduce`, `mpi_extrema`), datatypes other than `MPI_DOUBLE`/`MPI_FLOAT` on differentiable data,
 and every other MPI call on differentiable data or naming `MPI_DOUBLE`/`MPI_FLOAT`
 (`MPI_Sendrecv`, `MPI_Test`, ...: a receive of doubles into a buffer the AD does
 not track would otherwise leave its sender's reverse waiting). Non-blocking
@@ -30,15 +30,16 @@ from enzc.ir.builder import IRBuilder, get_or_insert_function
 from enzc.ir.instructions import CallBase
 from enzc.ir.libc import declare
 from enzc.ir.module import Module
-from enzc.ir.types import I1, I8, I32, I64, PTR, ArrayType, FunctionType
+from enzc.ir.types import I1, I8, I32, I64, PTR, FunctionType
 from enzc.ir.values import ConstantExpr, ConstantInt, ConstantSimple, Value
 
 from enzc.ad.analysis.mpi import ANY_SOURCE, FLOAT_DATATYPES, INACTIVE_CALLS, SUM, float_transfer, handle_name
 from enzc.ad.analysis.mpi import mpi_callee, transfer_of
 from enzc.ad.rules.library_hints import library_hint
 from enzc.ad.synth.gradient_utils import GradientUtils
-from enzc.ad.synth.mpi_buffers import adder, elem_bytes
-from enzc.ad.synth.mpi_requests import forward_request, is_nonblocking, is_wait, reverse_request
+from enzc.ad.synth.mpi_buffers import adder, elem_bytes, mpi_handle
+from enzc.ad.synth.mpi_extrema import forward_extremum, is_extremum, reverse_extremum, winners
+from enzc.ad.synth.mpi_requests import forward_request, is_nonblocking, is_wait, record_request, reverse_request
 
 HINT = library_hint("MPI_") or ""
 """What differentiated MPI code may use (`rules.library_hints`)."""
@@ -83,7 +84,7 @@ def check_mpi(gu: GradientUtils, call: CallBase) -> None:
             raise gu.error(call, f"cannot differentiate '{name}' of a datatype other than MPI_DOUBLE or "
                                  "MPI_FLOAT on differentiable data", HINT)
         return
-    if t.op is not None and handle_name(call.args[t.op]) != SUM:
+    if t.op is not None and handle_name(call.args[t.op]) != SUM and not is_extremum(call):
         raise gu.error(call, f"cannot differentiate '{name}' with an operation other than MPI_SUM "
                              f"('{handle_name(call.args[t.op]) or '?'}')", HINT)
     for k in (t.send, t.recv):
@@ -108,6 +109,17 @@ def check_mpi(gu: GradientUtils, call: CallBase) -> None:
                                "receive from a known rank with a known tag")
 
 
+def prepare_mpi(gu: GradientUtils, call: CallBase) -> None:
+    """Reverse mode, forward pass at MPI call `call` (original): check it, and
+    record what its reverse needs (requests' records, MAX/MIN winners)."""
+    check_mpi(gu, call)
+    record_request(gu, call)
+    if is_extremum(call) and gu.activity.is_active_instruction(call):
+        b = IRBuilder()
+        b.position_after(gu.new_value(call))  # type: ignore[arg-type]
+        gu.mpi_records[call] = winners(gu, call, b)
+
+
 def _in_place(v: Value) -> bool:
     """`MPI_IN_PLACE`, `(void *)1` in Open MPI."""
     return isinstance(v, ConstantExpr) and v.opcode == "inttoptr"
@@ -124,6 +136,10 @@ def reverse_mpi(gu: GradientUtils, call: CallBase) -> bool:
     """Emit the reverse of transfer `call` at the builder; False if not one."""
     if is_nonblocking(call) or is_wait(call):
         return reverse_request(gu, call)
+    if is_extremum(call) and call in gu.mpi_records:
+        check_mpi(gu, call)
+        reverse_extremum(gu, call, gu.mpi_records[call])
+        return True
     t = transfer_of(call)
     elem = float_transfer(call)
     if t is None or elem is None:
@@ -153,7 +169,7 @@ def reverse_mpi(gu: GradientUtils, call: CallBase) -> bool:
         _memset(b, m, shadow(t.recv), size)
     elif name == "MPI_Bcast":
         root = _is_root(gu, b, arg(t.peer), arg(t.comm))
-        b.call(_mpi(m, "MPI_Reduce"), [shadow(t.send), tmp, count, dtype, _sum(m), arg(t.peer), arg(t.comm)])
+        b.call(_mpi(m, "MPI_Reduce"), [shadow(t.send), tmp, count, dtype, mpi_handle(m, SUM), arg(t.peer), arg(t.comm)])
         _memset(b, m, shadow(t.send), size)
         _memcpy(b, m, shadow(t.send), tmp, b.select(root, size, ConstantInt(I64, 0), "mpi.size"))
     elif name == "MPI_Reduce":
@@ -165,17 +181,11 @@ def reverse_mpi(gu: GradientUtils, call: CallBase) -> bool:
         b.call(_mpi(m, "MPI_Bcast"), [tmp, count, dtype, arg(t.peer), arg(t.comm)])
         b.call(adder(m, elem), [shadow(t.send), tmp, count])
     else:  # MPI_Allreduce
-        b.call(_mpi(m, "MPI_Allreduce"), [shadow(t.recv), tmp, count, dtype, _sum(m), arg(t.comm)])
+        b.call(_mpi(m, "MPI_Allreduce"), [shadow(t.recv), tmp, count, dtype, mpi_handle(m, SUM), arg(t.comm)])
         _memset(b, m, shadow(t.recv), size)
         b.call(adder(m, elem), [shadow(t.send), tmp, count])
     b.call(declare(m, "free"), [tmp])
     return True
-
-
-def _sum(module: Module) -> Value:
-    """`MPI_SUM`: Open MPI's `@ompi_mpi_op_sum` (declared if the program names no reduction)."""
-    got = module.get_global(SUM)
-    return got if got is not None else module.add_global(SUM, ArrayType(0, I8))
 
 
 def _is_root(gu: GradientUtils, b: IRBuilder, root: Value, comm: Value) -> Value:
@@ -201,6 +211,10 @@ def forward_mpi(gu: GradientUtils, call: CallBase, after: IRBuilder) -> bool:
     original). False if `call` is not a transfer of floats."""
     if is_nonblocking(call) or is_wait(call):
         return forward_request(gu, call, after)
+    if is_extremum(call):
+        check_mpi(gu, call)
+        forward_extremum(gu, call, after)
+        return True
     t = transfer_of(call)
     if t is None or float_transfer(call) is None:
         return False

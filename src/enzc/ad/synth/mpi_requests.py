@@ -27,12 +27,12 @@ from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
 from enzc.ir.instructions import CallBase
 from enzc.ir.libc import declare, define_helper
 from enzc.ir.module import Module
-from enzc.ir.types import I1, I8, I32, I64, PTR, VOID, ArrayType, FloatType, FunctionType, StructType
+from enzc.ir.types import I1, I8, I32, I64, PTR, VOID, FloatType, FunctionType, StructType
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.mpi import WAITS, float_transfer, mpi_callee, transfer_of
 from enzc.ad.synth.gradient_utils import GradientUtils
-from enzc.ad.synth.mpi_buffers import adder, elem_bytes
+from enzc.ad.synth.mpi_buffers import adder, elem_bytes, mpi_handle
 
 RECORD = StructType((PTR, PTR, I32, PTR, I32, I32, PTR, PTR, I32))
 """{db, tmp, count, datatype, peer, tag, comm, reverse request, is_send}."""
@@ -242,15 +242,10 @@ def forward_request(gu: GradientUtils, call: CallBase, after: IRBuilder) -> bool
     t = transfer_of(call)
     assert t is not None and t.request is not None
     if float_transfer(call) is None:
-        after.store(_request_null(m), gu.shadow(call.args[t.request]))
+        after.store(mpi_handle(m, REQUEST_NULL), gu.shadow(call.args[t.request]))
         return True
     args = [gu.shadow(a) if k in (t.send, t.recv, t.request) else gu.new_value(a) for k, a in enumerate(call.args)]
     nc = gu.new_value(call)
     assert isinstance(nc, CallBase)
     after.call(nc.callee, args, fn_type=nc.function_type)
     return True
-
-
-def _request_null(module: Module) -> Value:
-    got = module.get_global(REQUEST_NULL)
-    return got if got is not None else module.add_global(REQUEST_NULL, ArrayType(0, I8))

@@ -1,12 +1,12 @@
-// Diagnostic: MPI_Allreduce with MPI_MAX on differentiable data is not
-// differentiated yet (it needs the winning rank recorded): a located error.
+// Diagnostic: MPI_Reduce with MPI_MAX on differentiable data is not
+// differentiated (MPI_Allreduce's is): a located error.
 #include <mpi.h>
 
 double __enzyme_autodiff(void *, ...);
 
 double biggest(double *x) {
     double top;
-    MPI_Allreduce(x, &top, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD); /* DIAG-LINE */
+    MPI_Reduce(x, &top, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD); /* DIAG-LINE */
     return top * top;
 }
 
