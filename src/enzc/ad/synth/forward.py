@@ -15,7 +15,8 @@ the shadow: a load reads the tangent from the shadow, a store writes it there,
 shadow blocks, freed with them. Phis get tangent phis (filled once every block is
 visited). Libm and intrinsic calls use the rule table's partials
 (`dr = sum_i dr/dx_i * dx_i`); calls to defined functions call their own forward
-derivative (memoized per function and signature, so recursion works); a user's
+derivative (memoized per function and signature, so recursion works), through a
+function pointer that of the function it holds (`fnptr.function_of_pointer`); a user's
 forward derivative (`__enzyme_register_derivative_*`) replaces the call. Anything
 else that could carry a tangent is a compile-time error, as in reverse mode.
 """
@@ -30,7 +31,7 @@ from enzc.ir.instructions import AtomicRMW, CallBase, Instruction, Invoke, Load,
 from enzc.ir.libc import declare
 from enzc.ir.module import Function, Module
 from enzc.ir.types import I1, I8, I64, VOID, ArrayType, FunctionType, PointerType, StructType, Type
-from enzc.ir.values import Constant, ConstantInt, Value
+from enzc.ir.values import Constant, ConstantInt, InlineAsm, Value
 
 from enzc.ad.analysis.activity import ArgActivity, carries_float, carries_pointer
 from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
@@ -38,6 +39,7 @@ from enzc.ad.analysis.annotations import forward_derivative_of
 from enzc.ad.analysis.calls import CallKind, callee_name, classify
 from enzc.ad.analysis.mpi import float_transfer
 from enzc.ad.analysis.openmp import is_fork
+from enzc.ad.memory.fnptr import function_of_pointer, reachable_definitions
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.derived import start_derived
@@ -325,9 +327,13 @@ class _Tangents:
         from enzc.ad.rules.library_hints import library_hint
 
         name = callee_name(call) or "an indirect callee"
+        if fn is None and not isinstance(call.callee, InlineAsm):
+            self._defined(call, None)  # through a function pointer
+            return
         if fn is None:
-            raise gu.error(call, "forward mode cannot differentiate an indirect call that may be active yet",
-                           "call the function directly")
+            raise gu.error(call, "cannot differentiate inline assembly that may be active",
+                           "write the computation in C (a builtin or a plain expression), or put the asm in "
+                           "a function of its own with a custom derivative (__enzyme_register_gradient_NAME)")
         raise gu.error(call, f"cannot differentiate call to external function '{name}' in forward mode",
                        library_hint(name) or HINT_CUSTOM.format(name=name))
 
@@ -397,15 +403,15 @@ class _Tangents:
             gu.value_map.pop(call, None)
             nc.erase()  # it computes the primal outputs too
 
-    def _defined(self, call: CallBase, fn: Function) -> None:
-        """A call to a function that stayed a call: call its forward derivative, once
-        for every lane (each differentiated argument followed by its tangent or
-        shadow of each lane)."""
+    def _defined(self, call: CallBase, fn: Function | None) -> None:
+        """A call to a function that stayed a call (`fn`, or None through a function
+        pointer): call its forward derivative, once for every lane (each
+        differentiated argument followed by its tangent or shadow of each lane)."""
         gu = self.gu
         if id(call) in self.calls_done:
             return
         self.calls_done.add(id(call))
-        if fn.function_type.vararg:
+        if fn is not None and fn.function_type.vararg:
             raise gu.error(call, f"cannot differentiate a call to the variadic function '{fn.name}'",
                            HINT_CUSTOM.format(name=fn.name))
         here = self.lane
@@ -425,17 +431,26 @@ class _Tangents:
         self.enter_lane(here)
         active_return = self.active(call) or (carries_pointer(call.type) and gu.activity.has_shadow(call))
         assert gu.derivatives is not None
-        fd = gu.derivatives.forward(fn, Signature(tuple(classes), active_return, width=len(self.lanes),
-                                                     parallel=gu.parallel))
+        sig = Signature(tuple(classes), active_return, width=len(self.lanes), parallel=gu.parallel)
         nc = self.new(call)
         assert isinstance(nc, CallBase)
         b = self.b
         b.position_before(nc)
-        label = gu.label(call)
-        if isinstance(nc, Invoke):
-            result = b.invoke(fd.function, args, nc.normal_dest, nc.unwind_dest, f"{label}.fwd")
+        if fn is None:  # all candidates' derivatives have one type: any of them describes the call
+            targets = [(address, gu.derivatives.forward(body, sig))
+                       for address, body in reachable_definitions(gu, call, has_rule)]
+            callee = function_of_pointer(gu.module, b, self.new(call.callee),
+                                         [(address, fd.function) for address, fd in targets])
+            fd = targets[0][1]
         else:
-            result = b.call(fd.function, args, f"{label}.fwd" if fd.function.function_type.ret != VOID else "")
+            fd = gu.derivatives.forward(fn, sig)
+            callee = fd.function
+        label = gu.label(call)
+        ftype = fd.function.function_type
+        if isinstance(nc, Invoke):
+            result = b.invoke(callee, args, nc.normal_dest, nc.unwind_dest, f"{label}.fwd", fn_type=ftype)
+        else:
+            result = b.call(callee, args, f"{label}.fwd" if ftype.ret != VOID else "", fn_type=ftype)
         b.position_after(result)  # type: ignore[arg-type]
         primal: Value = result
         if fd.pair:
