@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what enzc needs, only what is missing: Debian's clang-22/llvm-22 and a
+# Installs what enzc needs, only what is missing: Debian's clang-22/llvm-22, LLVM's
+# OpenMP runtime (libomp-22-dev, for -fopenmp) and Open MPI (mpicc, mpirun), and a
 # .venv with the package (editable, with its test, torch and jax extras, so the
 # Python API's PyTorch/JAX tests run), plus Python's C headers, which enzc.load
 # compiles its extension shim against. Safe to run repeatedly.
@@ -27,6 +28,18 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
     say "missing ${missing[*]}"
     apt_install clang-22 llvm-22 cmake make
+fi
+
+# OpenMP programs (-fopenmp) link LLVM's libomp of the same release as clang-22.
+if [ ! -e /usr/lib/llvm-22/lib/libomp.so ]; then
+    say "missing libomp for clang-22"
+    apt_install libomp-22-dev
+fi
+
+# MPI programs: Open MPI's headers, libmpi and the mpicc/mpirun wrappers.
+if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
+    say "missing Open MPI"
+    apt_install libopenmpi-dev openmpi-bin
 fi
 
 PY=${PYTHON:-python3}

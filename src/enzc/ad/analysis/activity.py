@@ -31,6 +31,7 @@ from enzc.ir.values import Value
 from enzc.ad.analysis.allocations import allocator_of, local_roots
 from enzc.ad.analysis.calls import CallKind, RuleLookup, classify, writes_memory
 from enzc.ad.analysis.globals_shadow import shadowed_constants
+from enzc.ad.analysis.mpi import buffers, float_transfer
 
 
 class ArgActivity(Enum):
@@ -256,6 +257,10 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                 case Ret() if act.active_return and inst.value is not None \
                         and carries_pointer(inst.value.type):
                     changed |= _shadow_roots(shadowed, inst.value)  # a returned shadow (split mode)
+                case AtomicRMW():  # `old = *p; *p = old op v`: a load and a store in one
+                    if inst.value in varied:
+                        changed |= _shadow_roots(shadowed, inst.ptr)
+                    new_varied = inst.ptr in shadowed and carries_float(inst.type)
                 case Store():
                     if inst.value in varied or inst.value in shadowed:
                         changed |= _shadow_roots(shadowed, inst.ptr)
@@ -274,6 +279,9 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                         new_shadow = moves is not None and inst.args[moves] in shadowed
                     if carries_float(inst.type) and kind is not CallKind.INACTIVE:
                         new_varied = any(a in varied or a in shadowed for a in inst.args)
+                    if float_transfer(inst) is not None:  # MPI floats: in every derivative (`analysis.mpi`)
+                        for buf in buffers(inst):
+                            changed |= _shadow_roots(shadowed, buf)
                     if kind is CallKind.UNKNOWN and any(a in varied or a in shadowed for a in inst.args):
                         changed |= _call_outputs(act, inst)
                         new_shadow = carries_pointer(inst.type) and any(a in shadowed for a in inst.args)
@@ -336,7 +344,7 @@ def _backward(act: Activity, insts: list[Instruction]) -> None:
         match inst:
             case Ret() if act.active_return and inst.value is not None:
                 mark(inst.value)
-            case Store() if inst.ptr in act.shadowed:
+            case Store() | AtomicRMW() if inst.ptr in act.shadowed:
                 mark(inst.value)
             case CallBase() if any(a in act.shadowed for a in inst.args) or act.passes_varied(inst):
                 for a in inst.args:

@@ -48,6 +48,8 @@ from enzc.ir.values import Argument, Constant, ConstantExpr, Value
 from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
 from enzc.ad.analysis.calls import CallKind, RuleLookup, call_attributes, callee_name, classify
 from enzc.ad.analysis.globals_shadow import base_global, has_zero_shadow
+from enzc.ad.analysis.mpi import INACTIVE_CALLS as MPI_INACTIVE_CALLS
+from enzc.ad.analysis.openmp import RUNTIME_WRITES
 from enzc.ad.typeanalysis.tbaa import TBAAReader
 
 RELEASES = DEALLOCATORS | {"llvm.lifetime.end.p0"}
@@ -304,6 +306,10 @@ def call_write_targets(call: CallBase, module: Module | None) -> list[Value] | N
     from its `memory(...)`, `readonly` and `readnone` attributes."""
     attrs = call_attributes(call, module)
     fn = call.called_function
+    if isinstance(fn, Function) and fn.name in RUNTIME_WRITES:
+        return [call.args[i] for i in RUNTIME_WRITES[fn.name]]  # OpenMP's loop bounds and flags
+    if isinstance(fn, Function) and fn.name in MPI_INACTIVE_CALLS:
+        return [call.args[i] for i in MPI_INACTIVE_CALLS[fn.name]]  # MPI ranks and sizes
     if any(a in ("readnone", "readonly") for a in attrs):
         return []
     effects = [_memory_effects(a[7:-1]) for a in attrs if a.startswith("memory(") and a.endswith(")")]

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 _FAMILIES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("__kmpc_", "omp_", "GOMP_"),
-     "OpenMP parallel regions are not differentiated: build the differentiated code without -fopenmp "
-     "(or move the parallel loop outside the function given to __enzyme_autodiff)"),
+     "this OpenMP runtime call is not differentiated: use '#pragma omp parallel for' with reduction(+), "
+     "critical or atomic (docs/parallel.md lists what is supported), or move it out of the differentiated code"),
     (("MPI_", "PMPI_"),
-     "MPI communication is not differentiated: differentiate the computation between messages "
-     "and exchange the derivatives yourself"),
+     "differentiated MPI code may use MPI_Send/MPI_Recv, MPI_Isend/MPI_Irecv with MPI_Wait/MPI_Waitall, "
+     "MPI_Bcast, MPI_Reduce with MPI_SUM and MPI_Allreduce with MPI_SUM, MPI_MAX or MPI_MIN on MPI_DOUBLE or "
+     "MPI_FLOAT buffers (docs/parallel.md)"),
     (("pthread_", "thrd_", "__cxa_thread"),
      "threads are not differentiated: run the differentiated code on one thread"),
     (("qsort", "bsearch", "lfind", "lsearch"),

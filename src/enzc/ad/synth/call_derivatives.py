@@ -55,10 +55,11 @@ def callee_signature(gu: GradientUtils, call: CallBase) -> Signature:
         else:
             args.append(ArgActivity.CONST)
     shadow_return = carries_pointer(call.type) and gu.activity.has_shadow(call)
-    return Signature(tuple(args), gu.has_adjoint(call) or shadow_return, _stable_args(gu, call))
+    return Signature(tuple(args), gu.has_adjoint(call) or shadow_return, stable_args(gu, call),
+                     parallel=gu.parallel)
 
 
-def _stable_args(gu: GradientUtils, call: CallBase) -> frozenset[int]:
+def stable_args(gu: GradientUtils, call: CallBase) -> frozenset[int]:
     """Pointer arguments into memory the caller never writes and that outlives the
     callee's reverse (Enzyme's "uncacheable arguments", inverted): the callee's
     reverse may reload through them instead of caching."""

@@ -27,12 +27,13 @@ from dataclasses import dataclass, field
 
 from enzc.ir.builder import new_block
 from enzc.ir.datalayout import DataLayout
-from enzc.ir.instructions import Br, CallBase, Phi, Ret, Store, Switch, Unreachable
+from enzc.ir.instructions import AtomicRMW, Br, CallBase, Phi, Ret, Store, Switch, Unreachable
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.types import VOID, FloatType, Type
 from enzc.ir.values import ConstantInt, Value, const_fp
 
 from enzc.ad.analysis.activity import Activity, ArgActivity, carries_pointer
+from enzc.ad.analysis.openmp import is_fork, is_sync
 from enzc.ad.memory.pointer_copies import copy_pointer_shadows
 from enzc.ad.rules.custom import forward_custom_calls
 from enzc.ad.synth.cache import CacheManager
@@ -41,6 +42,10 @@ from enzc.ad.synth.call_derivatives import forward_call
 from enzc.ad.synth.derived import start_derived
 from enzc.ad.synth.dynamic_stack import free_dynamic_stack
 from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.mpi_calls import is_mpi, prepare_mpi
+from enzc.ad.synth.parallel_adjoints import check_atomic_forward
+from enzc.ad.synth.parallel_region import lower_fork
+from enzc.ad.synth.parallel_sync import check_locked_sections, reverse_sync
 from enzc.ad.synth.recompute import Planner
 from enzc.ad.synth.reverse import check_store_forward, fwd, reverse_instruction
 from enzc.ad.synth.signature import Derivatives, Signature, gradient_type, out_types
@@ -79,14 +84,23 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     gu.derivatives = derivatives
     gu.split = split
     gu.stable_args = sig.stable
+    gu.parallel = sig.parallel
     cache = CacheManager(gu)
     planner = Planner(gu, cache)
     gu.cache, gu.planner = cache, planner
     gu.setup_loops()
     forward_custom_calls(gu)
+    if gu.parallel:
+        check_locked_sections(gu)
     for inst in original.instructions():
         if isinstance(inst, Store):
             check_store_forward(gu, inst)
+        elif isinstance(inst, AtomicRMW):
+            check_atomic_forward(gu, inst)
+        elif isinstance(inst, CallBase) and is_fork(inst):
+            lower_fork(gu, inst)
+        elif isinstance(inst, CallBase) and is_mpi(inst):
+            prepare_mpi(gu, inst)  # the original call stays; its reverse is `mpi_calls.reverse_mpi`
         elif isinstance(inst, CallBase):
             forward_call(gu, inst)
             copy_pointer_shadows(gu, inst)
@@ -178,6 +192,8 @@ class _Reverse:
                 continue
             if act.is_active_instruction(inst):
                 reverse_instruction(gu, inst)
+            elif isinstance(inst, CallBase) and is_sync(inst):
+                reverse_sync(gu, inst)
             if isinstance(inst, Store):
                 restore_old_value(gu, self.undo, inst)
         phi_adjoints = [(phi, gu.take_adjoint(phi)) for phi in block.phis if gu.has_adjoint(phi)]

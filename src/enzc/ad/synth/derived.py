@@ -17,11 +17,13 @@ from enzc.ir.transforms import clone_into
 from enzc.ir.values import Value
 
 from enzc.ad.analysis.activity import ArgActivity, analyze
+from enzc.ad.analysis.openmp import callee, is_unsupported
 from enzc.ad.memory.intfloat import retype_integer_moves
 from enzc.ad.memory.posix_memalign import lower_posix_memalign
 from enzc.ad.rules.table import has_rule
 from enzc.ad.synth.dynamic_stack import lower_dynamic_allocas
 from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.parallel_prepare import prepare_parallel
 from enzc.ad.synth.preprocess import prepare
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 
@@ -41,6 +43,8 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
     _reject_nonlocal_jumps(module, fn)
     try:
         original, _ = prepare(fn)
+        prepare_parallel(original, module)
+        _reject_unsupported_openmp(module, original)
         lower_posix_memalign(original, module)
         stack_arena = lower_dynamic_allocas(original, module, layout) if reverse else None
     except IrreducibleError as e:
@@ -105,6 +109,22 @@ def _reject_nonlocal_jumps(module: Module, fn: Function) -> None:
             raise ad_error(module, inst, fn.name or "?",
                            f"cannot differentiate a non-local jump ({name or 'setjmp'})",
                            library_hint("setjmp"))
+
+
+def _reject_unsupported_openmp(module: Module, fn: Function) -> None:
+    """Tasks, `ordered`, `copyprivate`, teams: their data flows through runtime
+    structures or orders iterations in a way the derivative does not reverse, and
+    any data they touch may be active, so they are an error wherever they appear
+    (checked after `prepare_parallel` turned reductions into locks)."""
+    from enzc.ad.diagnostics import ad_error
+
+    for inst in fn.instructions():
+        if isinstance(inst, CallBase) and is_unsupported(name := callee(inst)):
+            raise ad_error(module, inst, fn.name or "?",
+                           f"cannot differentiate the OpenMP construct behind '{name}' (tasks, ordered, "
+                           "copyprivate, teams and GNU libgomp calls are not supported)",
+                           "use '#pragma omp parallel for' (static, dynamic or guided schedule) with "
+                           "reduction, critical or atomic; compile with clang's libomp (-fopenmp)")
 
 
 def _is_pointer(v: Value) -> bool:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.cfg import reverse_post_order
-from enzc.ir.instructions import CallBase, Instruction, Invoke, Load, Phi, Ret, Store
+from enzc.ir.instructions import AtomicRMW, CallBase, Instruction, Invoke, Load, Phi, Ret, Store
 from enzc.ir.libc import declare
 from enzc.ir.module import Function, Module
 from enzc.ir.types import I1, I8, I64, VOID, ArrayType, FunctionType, PointerType, StructType, Type
@@ -37,11 +37,17 @@ from enzc.ad.analysis.activity import ArgActivity, carries_float, carries_pointe
 from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
 from enzc.ad.analysis.annotations import forward_derivative_of
 from enzc.ad.analysis.calls import CallKind, callee_name, classify
+from enzc.ad.analysis.mpi import float_transfer
+from enzc.ad.analysis.openmp import is_fork
 from enzc.ad.memory.fnptr import function_of_pointer, reachable_definitions
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.derived import start_derived
 from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.mpi_calls import check_mpi, forward_mpi, is_mpi
+from enzc.ad.synth.mpi_requests import is_wait
+from enzc.ad.synth.parallel_adjoints import check_atomic_forward
+from enzc.ad.synth.parallel_region import forward_mode_fork
 from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward
 from enzc.ad.synth.signature import Derivatives, Signature, derived_params
 
@@ -82,6 +88,7 @@ def build_forward(derivatives: Derivatives, fn: Function, fd: ForwardDerivative)
                               fd.signature.active_return, fd.function, reverse=False, width=width,
                               types=derivatives.types)
     gu.derivatives = derivatives
+    gu.parallel = fd.signature.parallel
     if width > 1 and any(isinstance(v, Constant) for v in gu.activity.shadowed):
         raise gu.error(None, "a global with a shadow (!enzyme_shadow) cannot take several tangents at once",
                        "call __enzyme_fwddiff once per direction instead of enzyme_width")
@@ -176,6 +183,9 @@ class _Tangents:
         if isinstance(inst, CallBase):
             self._call(inst)
             return
+        if isinstance(inst, AtomicRMW):
+            self._atomic(inst)
+            return
         if not self.active(inst):
             return
         handler = _HANDLERS.get(inst.opcode)
@@ -198,9 +208,29 @@ class _Tangents:
         self.b.position_after(self.new(inst))  # type: ignore[arg-type]
         self.b.store(self.tangent(inst.value), shadow, align=inst.align)
 
+    def _atomic(self, inst: AtomicRMW) -> None:
+        """`#pragma omp atomic`: the tangent is added to the shadow atomically too."""
+        check_atomic_forward(self.gu, inst)
+        if not carries_float(inst.type) or not self.gu.activity.has_shadow(inst.ptr):
+            return
+        self.b.position_after(self.new(inst))  # type: ignore[arg-type]
+        d = self.tangent(inst.value)
+        old = self.b.atomic_rmw(inst.operation, self.gu.shadow(inst.ptr), d, inst.ordering, "d.old", inst.align)
+        if self.active(inst):
+            self.t[inst] = old
+
     # -- calls -------------------------------------------------------------------------------
     def _call(self, call: CallBase) -> None:
         gu = self.gu
+        if is_fork(call):
+            if len(self.lanes) > 1:
+                raise gu.error(call, "forward mode with enzyme_width does not differentiate OpenMP regions yet",
+                               "call __enzyme_fwddiff once per direction")
+            forward_mode_fork(gu, call, lambda a: self.t.get(a))
+            return
+        if is_mpi(call):
+            self._mpi(call)
+            return
         custom = forward_derivative_of(gu.module, call.called_function)
         if custom is not None:
             self._custom(call, custom)
@@ -307,6 +337,16 @@ class _Tangents:
         raise gu.error(call, f"cannot differentiate call to external function '{name}' in forward mode",
                        library_hint(name) or HINT_CUSTOM.format(name=name))
 
+    def _mpi(self, call: CallBase) -> None:
+        """An MPI transfer of floats is repeated on the tangents (`mpi_calls`)."""
+        check_mpi(self.gu, call)
+        if self.gu.activity.is_active_instruction(call) and (float_transfer(call) is not None or is_wait(call)):
+            if len(self.lanes) > 1:
+                raise self.gu.error(call, "forward mode with enzyme_width does not differentiate MPI transfers yet",
+                                    "call __enzyme_fwddiff once per direction")
+            self._after(call)
+            forward_mpi(self.gu, call, self.b)
+
     def _custom(self, call: CallBase, custom: Function) -> None:
         """The user's forward derivative (`__enzyme_register_derivative_*`): the
         arguments, each pointer or float one followed by its shadow or tangent (or
@@ -391,7 +431,7 @@ class _Tangents:
         self.enter_lane(here)
         active_return = self.active(call) or (carries_pointer(call.type) and gu.activity.has_shadow(call))
         assert gu.derivatives is not None
-        sig = Signature(tuple(classes), active_return, width=len(self.lanes))
+        sig = Signature(tuple(classes), active_return, width=len(self.lanes), parallel=gu.parallel)
         nc = self.new(call)
         assert isinstance(nc, CallBase)
         b = self.b

@@ -129,9 +129,15 @@ class GradientUtils:
         """Split mode: the forward and reverse run in separate functions, so memory
         outside this function's own stack may change between them."""
         self.call_records: dict[Value, CallRecord] = {}
+        """Active calls to defined functions: their derived pair and forward tape."""
+        self.fork_records: dict[Value, object] = {}
+        """Active OpenMP fork calls: what their reverse needs (`parallel_region`)."""
+        self.mpi_records: dict[Value, Value] = {}
+        """Non-blocking MPI transfers and waits: their records (`mpi_requests`)."""
         self.stable_args: frozenset[int] = frozenset()
         """Split mode: argument indices whose memory stays unchanged until the reverse."""
-        """Active calls to defined functions: their derived pair and forward tape."""
+        self.parallel = False
+        """Run by every thread of an OpenMP team (`Signature.parallel`)."""
         self.type_analysis = type_analysis
         """The module's type analysis (one for every derivative)."""
         self._types: TypeResults | None = None

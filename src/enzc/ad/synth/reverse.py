@@ -35,6 +35,9 @@ from enzc.ad.rules.reuse import equal_forward_call
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.call_derivatives import reverse_call
 from enzc.ad.synth.gradient_utils import GradientUtils, derived_from_null
+from enzc.ad.synth.mpi_calls import reverse_mpi
+from enzc.ad.synth.parallel_adjoints import accumulate_shadow, reverse_atomic
+from enzc.ad.synth.parallel_region import reverse_fork
 from enzc.ad.typeanalysis.typetree import Kind
 
 Handler = Callable[[GradientUtils, Instruction], None]
@@ -237,7 +240,7 @@ def _load(gu: GradientUtils, inst: Instruction) -> None:
         return  # a pointer load: its shadow is loaded in the forward pass
     d = gu.take_adjoint(inst)
     shadow = gu.lookup(gu.shadow(inst.ptr))
-    gu.accumulate(shadow, inst.type, d, inst.align)
+    accumulate_shadow(gu, inst, shadow, inst.type, d, inst.align)
 
 
 def _store(gu: GradientUtils, inst: Instruction) -> None:
@@ -424,8 +427,8 @@ def _zero_shadow(gu: GradientUtils, dst: Value, length: Value) -> None:
 
 
 def _unknown_call(gu: GradientUtils, inst: CallBase, name: str | None) -> None:
-    if reverse_call(gu, inst):
-        return  # a defined callee: its reverse function (call_derivatives)
+    if reverse_fork(gu, inst) or reverse_mpi(gu, inst) or reverse_call(gu, inst):
+        return  # an OpenMP region's reverse team, an MPI transfer's, or a defined callee's reverse
     act = gu.activity
     fn = inst.called_function
     shadow_args = [a for a in inst.args if act.has_shadow(a)]
@@ -494,6 +497,7 @@ HANDLERS: dict[str, Handler] = {
     "shufflevector": _shufflevector,
     "load": _load,
     "store": _store,
+    "atomicrmw": reverse_atomic,
     "call": _call,
     "invoke": _call,  # allocations (C++ `new` with cleanups); other active invokes are rejected there
     "getelementptr": _nothing,

@@ -38,6 +38,9 @@ class Signature:
     """`enzyme_primal_return`: the derivative returns f's result before the adjoints."""
     width: int = 1
     """Forward mode: tangents per differentiated value (`enzyme_width`)."""
+    parallel: bool = False
+    """Run by every thread of an OpenMP team (an outlined parallel region and what
+    it calls): adjoints go into shared memory atomically (`parallel_adjoints`)."""
 
     def text(self) -> str:
         ret = "active" if self.active_return else "inactive"
