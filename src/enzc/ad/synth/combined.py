@@ -34,6 +34,7 @@ from enzc.ir.values import ConstantInt, Value, const_fp
 
 from enzc.ad.analysis.activity import Activity, ArgActivity, carries_pointer
 from enzc.ad.memory.pointer_copies import copy_pointer_shadows
+from enzc.ad.rules.blas_reverse import forward_blas_calls
 from enzc.ad.rules.custom import forward_custom_calls
 from enzc.ad.synth.cache import CacheManager
 from enzc.ad.synth.cache_report import CacheAllocation
@@ -84,6 +85,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     gu.cache, gu.planner = cache, planner
     gu.setup_loops()
     forward_custom_calls(gu)
+    forward_blas_calls(gu)
     for inst in original.instructions():
         if isinstance(inst, Store):
             check_store_forward(gu, inst)

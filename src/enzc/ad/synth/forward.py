@@ -39,6 +39,7 @@ from enzc.ad.analysis.calls import CallKind, callee_name, classify
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.derived import start_derived
+from enzc.ad.synth.forward_blas import forward_blas
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward
 from enzc.ad.synth.signature import Derivatives, Signature, derived_params
@@ -219,6 +220,8 @@ class _Tangents:
             case CallKind.ALLOC:
                 if gu.activity.has_shadow(call):
                     gu.shadow(call)
+            case CallKind.BLAS:
+                forward_blas(self, call)
             case CallKind.CUSTOM:
                 raise gu.error(call, f"'{callee_name(call)}' has a reverse-mode custom derivative only",
                                "register a forward one: void *__enzyme_register_derivative_NAME[2] = "
