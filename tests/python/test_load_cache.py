@@ -132,33 +132,50 @@ PROGRAM = textwrap.dedent("""
 """)
 
 
-def test_enzcc_reuses_ad_results(tmp_path, monkeypatch):
-    """With ENZC_CACHE the AD stage of an unchanged module runs once; a damaged entry
-    is recomputed."""
+ENZCC_COUNTING_AD_RUNS = textwrap.dedent("""
+    import sys
     from enzc.frontend import middle, run
 
-    calls = []
     real_stage = middle.run_ad_stage
 
-    def spy(text, options):
-        calls.append(1)
+    def counting_stage(text, options):
+        # The AD stage runs in a forked child (enzc.isolation): count through a file.
+        with open(sys.argv[1], "a") as log:
+            log.write("x")
         return real_stage(text, options)
 
-    monkeypatch.setattr(middle, "run_ad_stage", spy)
+    middle.run_ad_stage = counting_stage
+    sys.exit(run(sys.argv[2:], cxx=False))
+""")
+
+
+def test_enzcc_reuses_ad_results(tmp_path):
+    """With ENZC_CACHE the AD stage of an unchanged module runs once; a damaged entry
+    is recomputed. enzcc runs in its own process: it forks, which this test process
+    (with PyTorch or JAX loaded) must not."""
+    log = tmp_path / "ad-stage-runs"
+    log.write_text("")
     source = tmp_path / "cube.c"
     source.write_text(PROGRAM)
-    monkeypatch.setenv("ENZC_CACHE", str(tmp_path / "cache"))
+    cache_env = {**os.environ, "ENZC_CACHE": str(tmp_path / "cache")}
+
+    def enzcc(*flags: str, env: dict[str, str] = cache_env) -> None:
+        argv = [sys.executable, "-c", ENZCC_COUNTING_AD_RUNS, str(log), "-O2", *flags,
+                str(source), "-o", str(tmp_path / "cube")]
+        subprocess.run(argv, env=env, check=True)
 
     def build_and_run() -> str:
-        assert run(["-O2", str(source), "-o", str(tmp_path / "cube")], cxx=False) == 0
+        enzcc()
         return subprocess.run([str(tmp_path / "cube")], capture_output=True, text=True).stdout
 
-    assert build_and_run().strip() == "12" and len(calls) == 1
-    assert build_and_run().strip() == "12" and len(calls) == 1
+    def runs() -> int:
+        return len(log.read_text())
+
+    assert build_and_run().strip() == "12" and runs() == 1
+    assert build_and_run().strip() == "12" and runs() == 1
     [entry] = list((tmp_path / "cache" / "ad").glob("*/*"))
     entry.write_bytes(entry.read_bytes()[:-20])
-    assert build_and_run().strip() == "12" and len(calls) == 2
-    monkeypatch.delenv("ENZC_CACHE")
-    flag = f"--enzc-cache={tmp_path / 'other'}"
-    assert run(["-O2", flag, str(source), "-o", str(tmp_path / "cube")], cxx=False) == 0
-    assert len(list((tmp_path / "other" / "ad").glob("*/*"))) == 1 and len(calls) == 3
+    assert build_and_run().strip() == "12" and runs() == 2
+    no_cache_env = {k: v for k, v in os.environ.items() if k != "ENZC_CACHE"}
+    enzcc(f"--enzc-cache={tmp_path / 'other'}", env=no_cache_env)
+    assert len(list((tmp_path / "other" / "ad").glob("*/*"))) == 1 and runs() == 3

@@ -34,6 +34,7 @@ from enzc.python.signature import Signature, exported_signatures
 from enzc.python.wrappers import is_differentiable, wrapper_signatures, wrapper_source
 
 OPT = "opt-22"
+LLVM_DIS = "llvm-dis-22"
 
 TOOL_RUNS = [0]
 """How many compiler processes this process started (a second `load` of cached code
@@ -81,7 +82,8 @@ def build(request: Request, workdir: Path, module_name: str) -> Built:
         compiled = list(pool.map(lambda n: _frontend(request, workdir, n, sources[n]),
                                  range(len(sources))))
     signatures = _signatures([*(full for full, _ in compiled),
-                              *(f for f in request.files if Path(f).suffix in IR_SUFFIXES)])
+                              *(_as_text(f, workdir, n) for n, f in enumerate(request.files)
+                                if Path(f).suffix in IR_SUFFIXES)])
     bitcode = [lines for _, lines in compiled]
     differentiable = [sig for sig in signatures if is_differentiable(sig)]
     callable_ = [(sig.name, sig) for sig in signatures if sig.unsupported is None]
@@ -159,7 +161,7 @@ def _stage_inputs(request: Request, workdir: Path) -> tuple[list[str], list[str]
 
 
 def _frontend(request: Request, workdir: Path, number: int, source: str) -> tuple[str, str]:
-    """Compile one source: (bitcode with full debug info, the same with line tables only).
+    """Compile one source: (IR text with full debug info, bitcode with line tables only).
 
     The first gives the signatures; the second is linked. Variable-location records
     are dropped from what is differentiated because the forward-mode AD stage can
@@ -168,9 +170,9 @@ def _frontend(request: Request, workdir: Path, number: int, source: str) -> tupl
     its diagnostics.
     """
     stem = f"{number}-{Path(source).stem}"
-    full, lines = str(workdir / f"{stem}.bc"), str(workdir / f"{stem}.lines.bc")
+    full, lines = str(workdir / f"{stem}.ll"), str(workdir / f"{stem}.lines.bc")
     cxx = Path(source).suffix in CXX_SUFFIXES
-    _run([*_enzcc(cxx), *_user_flags(request), "-g", "-fPIC", "-c", "-emit-llvm",
+    _run([*_enzcc(cxx), *_user_flags(request), "-g", "-fPIC", "-S", "-emit-llvm",
           "-MD", "-MF", str(workdir / f"{stem}.d"), source, "-o", full], workdir)
     _run([OPT, "-passes=strip-nonlinetable-debuginfo", full, "-o", lines], workdir)
     return full, lines
@@ -224,6 +226,17 @@ def _enzcc(cxx: bool) -> list[str]:
 def _user_flags(request: Request) -> list[str]:
     optimized = any(f.startswith("-O") for f in request.flags)
     return [*([] if optimized else ["-O2"]), *request.flags]
+
+
+def _as_text(module: str, workdir: Path, number: int) -> str:
+    """`module` as IR text: bitcode is disassembled by llvm-dis in a subprocess, since
+    reading it in this process would fork (enzc.isolation), which is unsafe once the
+    caller runs threads (PyTorch, JAX)."""
+    if Path(module).suffix != ".bc":
+        return module
+    text = str(workdir / f"input{number}-{Path(module).stem}.dis.ll")
+    _run([LLVM_DIS, module, "-o", text], workdir)
+    return text
 
 
 def _signatures(modules: list[str]) -> list[Signature]:
