@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what enzc needs, only what is missing: Debian's clang-22/llvm-22 and a
+# Installs what enzc needs, only what is missing: Debian's clang-22/llvm-22, OpenBLAS
+# (libopenblas-dev, for the BLAS gradient tests) and a
 # .venv with the package (editable, with its test, torch and jax extras, so the
 # Python API's PyTorch/JAX tests run), plus Python's C headers, which enzc.load
 # compiles its extension shim against. Safe to run repeatedly.
@@ -27,6 +28,13 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
     say "missing ${missing[*]}"
     apt_install clang-22 llvm-22 cmake make
+fi
+
+# OpenBLAS (headers and library): the BLAS gradient tests link against it.
+if ! printf '#include <cblas.h>\nint main(void) { return (int)cblas_ddot(0, 0, 1, 0, 1); }\n' \
+        | clang-22 -x c - -lopenblas -o /dev/null >/dev/null 2>&1; then
+    say "missing OpenBLAS (cblas.h, -lopenblas)"
+    apt_install libopenblas-dev
 fi
 
 PY=${PYTHON:-python3}

@@ -23,6 +23,9 @@ and leading dimensions: an array operand (`x`, `d(A)`, `old(y)`, a temporary,
     first(beta)         beta the first time a statement uses it, 1 afterwards
     len(x), rows(A), cols(A), diag(A)   shapes; the diagonal as a vector
     'N' 'T' 'L' 'R' 'U' 'G'             flags; 1.0, 2 numbers; + - * /, div0(a, b)
+    live(n, incx)       n if incx > 0, else 0 (nrm2, asum and scal ignore such a vector)
+
+`scal` in a rule scales the whole vector whatever the sign of its increment.
 """
 
 from __future__ import annotations

@@ -159,9 +159,14 @@ class Evaluator:
                 return self.diagonal(self.expr(args[0]))
             case "div0":
                 return self.div0(self.float_value(self.expr(args[0])), self.float_value(self.expr(args[1])))
+            case "live":
+                return self.live(self.expr(args[0]), self.expr(args[1]))
         if f in ROUTINES:
+            ops = [self.expr(a) for a in args]
+            if f == "scal":
+                ops = [self.forward_walk(op) if isinstance(op, Array) else op for op in ops]
             result = emit_call(self.b, self.env.module, self.blas, self.env.call.called_function, f,  # type: ignore[arg-type]
-                               self.layout(), [self.expr(a) for a in args], "blas." + f)
+                               self.layout(), ops, "blas." + f)
             return Known(result, "fp")
         if f in MATRIX_HELPERS:
             return self.matrix_helper(f, [self.expr(a) for a in args])
@@ -228,6 +233,24 @@ class Evaluator:
         q = b.fdiv(x, y, "blas.q")
         zero = const_fp(self.fp, 0.0)
         return Known(b.select(b.fcmp("oeq", y, zero, "blas.y0"), zero, q, "blas.div0"), "fp")
+
+    def live(self, n: Operand, inc: Operand) -> Known:
+        """n where the increment is positive, else 0: BLAS's nrm2, asum and scal do nothing
+        with an increment <= 0 (they return 0 or leave x as it is), so neither do their rules."""
+        b = self.b
+        count = self.int_value(n)
+        step = self.int_value(inc, count.type)  # type: ignore[arg-type]
+        zero = ConstantInt(count.type, 0)  # type: ignore[arg-type]
+        return Known(b.select(b.icmp("sgt", step, zero, "blas.inc.pos"), count, zero, "blas.live"), "int")
+
+    def forward_walk(self, v: Array) -> Array:
+        """`v` with its increment made positive: a rule scales a whole derivative vector, in
+        any order, but BLAS's scal ignores a vector whose increment is negative."""
+        b = self.b
+        inc = self.int_value(v.stride, self.int_type())
+        flipped = b.sub(ConstantInt(inc.type, 0), inc, "blas.inc.neg")  # type: ignore[arg-type]
+        positive = b.select(b.icmp("slt", inc, ConstantInt(inc.type, 0), "blas.inc.lt0"), flipped, inc, "blas.inc.abs")  # type: ignore[arg-type]
+        return Array(v.ptr, Known(positive, "int"))
 
     # -- layout, temporaries and helpers ----------------------------------------------------------
     def layout(self) -> Value | None:

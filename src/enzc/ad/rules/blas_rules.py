@@ -49,12 +49,12 @@ RULES: dict[str, BlasRule] = {
                  "d(ret) += dot(n, x, d(y))"),
     ),
     "nrm2": BlasRule(  # d|x| = x / |x|; 0 at x = 0
-        reverse=("axpy(n, div0(dret, ret), x, d(x))",),
-        forward=("d(ret) += div0(dot(n, x, d(x)), ret)",),
+        reverse=("axpy(live(n, incx), div0(dret, ret), x, d(x))",),
+        forward=("d(ret) += div0(dot(live(n, incx), x, d(x)), ret)",),
     ),
     "asum": BlasRule(  # d sum |x_i| = sign(x_i)
-        reverse=("signaxpy(n, dret, x, d(x))",),
-        forward=("d(ret) += signdot(n, x, d(x))",),
+        reverse=("signaxpy(live(n, incx), dret, x, d(x))",),
+        forward=("d(ret) += signdot(live(n, incx), x, d(x))",),
     ),
     "axpy": BlasRule(
         reverse=("d(alpha) += dot(n, d(y), x)",
@@ -63,10 +63,10 @@ RULES: dict[str, BlasRule] = {
                  "axpy(n, d(alpha), x, d(y))"),
     ),
     "scal": BlasRule(
-        reverse=("d(alpha) += dot(n, old(x), d(x))",
-                 "scal(n, alpha, d(x))"),
-        forward=("scal(n, alpha, d(x))",
-                 "axpy(n, d(alpha), x, d(x))"),
+        reverse=("d(alpha) += dot(live(n, incx), old(x), d(x))",
+                 "scal(live(n, incx), alpha, d(x))"),
+        forward=("scal(live(n, incx), alpha, d(x))",
+                 "axpy(live(n, incx), d(alpha), x, d(x))"),
     ),
     "copy": BlasRule(
         reverse=("axpy(n, 1.0, d(y), d(x))",
