@@ -31,6 +31,7 @@ CASES = {
     "global_no_shadow": Case(DIAG / "global_no_shadow.c", ("state", "shadow")),
     "callee_writes_global": Case(DIAG / "callee_writes_global.c", ("saved", "shadow")),
     "fnptr_external": Case(DIAG / "fnptr_external.c", ("indirect", "sin")),
+    "fnptr_external_forward": Case(DIAG / "fnptr_external.c", ("indirect", "sin"), ("-DFORWARD",)),
     "openmp_region": Case(DIAG / "openmp_region.c", ("__kmpc_fork_call", "OpenMP", "-fopenmp"), ("-fopenmp",)),
     "qsort_comparator": Case(DIAG / "qsort_comparator.c", ("qsort", "comparator")),
     "enzyme_iter_builtin": Case(DIAG / "enzyme_iter_builtin.c", ("'__enzyme_iter'", "not supported")),

@@ -10,7 +10,8 @@ the call's type (a library function without bitcode) is a compile-time error,
 since no derivative could be made for it. At an active indirect call the
 forward pass computes the pair from `fp` (a chain of compares and selects),
 calls the augmented function through it, and keeps the pair as a forward value;
-the reverse pass calls the reverse function through the looked-up pair. No
+the reverse pass calls the reverse function through the looked-up pair. Forward
+mode picks the forward derivative of the target the same way (`pick_derivative`). No
 shadow memory for function pointers is needed: tables of function pointers in
 constant globals, structs of function pointers and pointers passed as `const`
 arguments all work alike.
@@ -119,6 +120,16 @@ def shadow_of_pointer(module: Module, b: IRBuilder, fp: Value, targets: list[tup
         hit = b.icmp("eq", fp, fn, "fp.is")
         shadow = b.select(hit, pair_global(module, split), shadow, "fp.shadow")
     return shadow
+
+
+def pick_derivative(module: Module, b: IRBuilder, fp: Value, targets: list[tuple[Function, Function]]) -> Value:
+    """Forward mode: the derivative (of `targets`, function -> its derivative) of the
+    function `fp` points to; one that aborts with `MESSAGE` if none."""
+    chosen: Value = _trap_function(module, targets[0][1].function_type)
+    for fn, derivative in reversed(targets):
+        hit = b.icmp("eq", fp, fn, "fp.is")
+        chosen = b.select(hit, derivative, chosen, "fp.fwd")
+    return chosen
 
 
 def _unknown_pair(module: Module, like: DerivedPair) -> GlobalVariable:

@@ -15,7 +15,9 @@ the shadow: a load reads the tangent from the shadow, a store writes it there,
 shadow blocks, freed with them. Phis get tangent phis (filled once every block is
 visited). Libm and intrinsic calls use the rule table's partials
 (`dr = sum_i dr/dx_i * dx_i`); calls to defined functions call their own forward
-derivative (memoized per function and signature, so recursion works); a user's
+derivative (memoized per function and signature, so recursion works), calls
+through a function pointer the forward derivative of the function it points to
+(chosen at run time, `memory.fnptr`); a user's
 forward derivative (`__enzyme_register_derivative_*`) replaces the call. Anything
 else that could carry a tangent is a compile-time error, as in reverse mode.
 """
@@ -36,6 +38,7 @@ from enzc.ad.analysis.activity import ArgActivity, carries_float, carries_pointe
 from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
 from enzc.ad.analysis.annotations import forward_derivative_of
 from enzc.ad.analysis.calls import CallKind, callee_name, classify
+from enzc.ad.memory.fnptr import candidates, pick_derivative
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.derived import start_derived
@@ -292,15 +295,12 @@ class _Tangents:
         if not act.is_active_instruction(call) and not self.active(call):
             return
         fn = call.called_function
-        if isinstance(fn, Function) and not fn.is_declaration and allocator_of(call) is None:
+        if fn is None or (isinstance(fn, Function) and not fn.is_declaration and allocator_of(call) is None):
             self._defined(call, fn)
             return
         from enzc.ad.rules.library_hints import library_hint
 
         name = callee_name(call) or "an indirect callee"
-        if fn is None:
-            raise gu.error(call, "forward mode cannot differentiate an indirect call that may be active yet",
-                           "call the function directly")
         raise gu.error(call, f"cannot differentiate call to external function '{name}' in forward mode",
                        library_hint(name) or HINT_CUSTOM.format(name=name))
 
@@ -360,15 +360,15 @@ class _Tangents:
             gu.value_map.pop(call, None)
             nc.erase()  # it computes the primal outputs too
 
-    def _defined(self, call: CallBase, fn: Function) -> None:
-        """A call to a function that stayed a call: call its forward derivative, once
-        for every lane (each differentiated argument followed by its tangent or
-        shadow of each lane)."""
+    def _defined(self, call: CallBase, fn: Function | None) -> None:
+        """A call to a function that stayed a call (or through a pointer, `fn` None):
+        call its forward derivative, once for every lane (each differentiated
+        argument followed by its tangent or shadow of each lane)."""
         gu = self.gu
         if id(call) in self.calls_done:
             return
         self.calls_done.add(id(call))
-        if fn.function_type.vararg:
+        if fn is not None and fn.function_type.vararg:
             raise gu.error(call, f"cannot differentiate a call to the variadic function '{fn.name}'",
                            HINT_CUSTOM.format(name=fn.name))
         here = self.lane
@@ -388,16 +388,18 @@ class _Tangents:
         self.enter_lane(here)
         active_return = self.active(call) or (carries_pointer(call.type) and gu.activity.has_shadow(call))
         assert gu.derivatives is not None
-        fd = gu.derivatives.forward(fn, Signature(tuple(classes), active_return, width=len(self.lanes)))
+        sig = Signature(tuple(classes), active_return, width=len(self.lanes))
         nc = self.new(call)
         assert isinstance(nc, CallBase)
         b = self.b
         b.position_before(nc)
+        fd, callee = self._forward_callee(call, fn, sig)
+        ftype = fd.function.function_type
         label = gu.label(call)
         if isinstance(nc, Invoke):
-            result = b.invoke(fd.function, args, nc.normal_dest, nc.unwind_dest, f"{label}.fwd")
+            result = b.invoke(callee, args, nc.normal_dest, nc.unwind_dest, f"{label}.fwd", fn_type=ftype)
         else:
-            result = b.call(fd.function, args, f"{label}.fwd" if fd.function.function_type.ret != VOID else "")
+            result = b.call(callee, args, f"{label}.fwd" if ftype.ret != VOID else "", fn_type=ftype)
         b.position_after(result)  # type: ignore[arg-type]
         primal: Value = result
         if fd.pair:
@@ -414,6 +416,30 @@ class _Tangents:
         gu.value_map[call] = primal
         gu.original_of[primal] = call
         nc.erase()
+
+    def _forward_callee(self, call: CallBase, fn: Function | None, sig: Signature) -> tuple[ForwardDerivative, Value]:
+        """The forward derivative to call: `fn`'s, or through a function pointer the one of
+        the function it points to, chosen at run time among the program's functions of the
+        call's type whose address is taken (`memory.fnptr`); all share one type."""
+        gu = self.gu
+        assert gu.derivatives is not None
+        if fn is not None:
+            fd = gu.derivatives.forward(fn, sig)
+            return fd, fd.function
+        defined, external = candidates(gu.module, call)
+        if external:
+            raise gu.error(call, f"an active indirect call may reach '{external[0].name}', which has no body "
+                                 "in the program's bitcode to differentiate",
+                           "call it through a small function defined in the program, or give it a "
+                           "forward derivative (__enzyme_register_derivative_*)")
+        if not defined:
+            raise gu.error(call, "cannot differentiate an indirect call: no function of its type has its "
+                                 "address taken in the program", "call the function directly")
+        targets = [(target, gu.derivatives.forward(target, sig)) for target in defined]
+        chosen = pick_derivative(gu.module, self.b, self.new(call.callee),
+                                 [(target, fd.function) for target, fd in targets])
+        chosen.name = gu.label(call) + ".fn.fwd"
+        return targets[0][1], chosen
 
     # -- returns ------------------------------------------------------------------------------
     def _return(self, ret: Ret) -> None:
