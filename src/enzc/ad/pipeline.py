@@ -20,11 +20,12 @@ from enzc.ad.diagnostics import ad_error
 from enzc.ad.markers import apply_registrations
 from enzc.ad.synth.cache_report import report as cache_report
 from enzc.ad.synth.derivatives import DerivativeCache
+from enzc.ad.synth.preprocess import ITER, iteration_calls
 
 OTHER_MODES = ("__enzyme_fwdsplit",)
 """Entry points of later issues: a clear error until they are implemented."""
 
-OTHER_BUILTINS = ("__enzyme_iter", "__enzyme_batch", "__enzyme_context", "__enzyme_shadow", "__enzyme_todense",
+OTHER_BUILTINS = ("__enzyme_batch", "__enzyme_context", "__enzyme_shadow", "__enzyme_todense",
                   "__enzyme_truncate_mem_func", "__enzyme_truncate_op_func", "__enzyme_error_estimate")
 """Other Enzyme runtime builtins: without this error they would only fail at link time."""
 
@@ -51,6 +52,7 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
                                f"'{builtin}' is not supported yet (enzc has __enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd/__enzyme_reverse)")
         derivatives.types.forget(caller)  # its entry calls are calls of derivatives now
     lowering.remove_markers()
+    _settle_iteration_counts(module)
     if print_cache:
         for s in derivatives.split_done.values():
             err.write(cache_report(f"split_{s.function.name} (augmented/reverse pair, stack blocks in its tape)", s.caches, s.cache_allocations))
@@ -65,6 +67,19 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
 
             err.write(print_function(d.function) + "\n")
     return count
+
+
+def _settle_iteration_counts(module: Module) -> None:
+    """`__enzyme_iter(n, k)` left in any function (primal or derivative) is `n` from now on;
+    the copies differentiated have raised their `n` already (`preprocess`)."""
+    if ITER not in module.functions:
+        return
+    for fn in module.functions.values():
+        if fn.is_declaration or not _mentions_entry_point(fn):
+            continue
+        for call in iteration_calls(fn):
+            call.replace_all_uses_with(call.args[0])
+            call.erase()
 
 
 def nested_first(module: Module, callers: list[Function]) -> list[Function]:
