@@ -43,6 +43,7 @@ CASES = {
     "struct_result_reverse": Case(DIAG / "struct_result_reverse.c", ("triple", "sret", "enzyme_dup")),
     "computed_goto": Case(DIAG / "computed_goto.c", ("computed goto", "switch")),
     "caught_exception": Case(DIAG / "caught_exception.cpp", ("exception", "caught", "try/catch")),
+    "batch_missing_lane": Case(DIAG / "batch_missing_lane.c", ("__enzyme_batch", "missing")),
     # LAPACK is out of scope of the BLAS rules (issue 13): an opaque external call
     "lapack_call": Case(DIAG / "lapack_call.c", ("dpotrf_", "custom derivative")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
