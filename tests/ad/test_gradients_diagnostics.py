@@ -45,7 +45,8 @@ CASES = {
     "caught_exception": Case(DIAG / "caught_exception.cpp", ("exception", "caught", "try/catch")),
     "batch_missing_lane": Case(DIAG / "batch_missing_lane.c", ("__enzyme_batch", "missing")),
     # LAPACK is out of scope of the BLAS rules (issue 13): an opaque external call
-    "lapack_call": Case(DIAG / "lapack_call.c", ("dpotrf_", "custom derivative")),
+    "lapack_call": Case(DIAG / "lapack_call.c", ("dpotrf_", "LAPACK", "custom derivative")),
+    "blas_without_rule": Case(DIAG / "blas_without_rule.c", ("cblas_dtrmv", "gemm", "custom derivative")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",
                                      ("last_input", "shadow"), ("-DNO_INACTIVE_MARK",)),
