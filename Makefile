@@ -4,7 +4,7 @@ VENV := .venv
 PY   := $(VENV)/bin/python
 BUILD := build
 
-.PHONY: setup test example bench bench-quick fuzz clean
+.PHONY: setup test example bench bench-quick fuzz fuzz-ad reduce-ad clean
 
 setup:
 	@bash scripts/setup.sh
@@ -28,6 +28,22 @@ bench-quick: setup
 bench: setup
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) -m benchmarks.adbench.harness $(BENCH_ARGS)
+
+# Random-program differential testing of the AD engine (tests/randprog, docs/reliability.md):
+#   make fuzz-ad N=1000 SEED=1 [JOBS=2] [FUZZ_AD_ARGS="--opt O2 --without fnptr"]
+#   make fuzz-ad N=1 SEED=1234          reproduce one seed
+#   make reduce-ad SEED=1234 OPT=O2     shrink a failing (or rejected) seed
+# Results go to build/randprog/ (ignored by git); both run under nice.
+N ?= 100
+SEED ?= 1
+JOBS ?= 1
+OPT ?= O2
+
+fuzz-ad: setup
+	cd tests && nice -n 10 $(CURDIR)/$(PY) -m randprog fuzz --n $(N) --seed $(SEED) --jobs $(JOBS) $(FUZZ_AD_ARGS)
+
+reduce-ad: setup
+	cd tests && nice -n 10 $(CURDIR)/$(PY) -m randprog reduce $(SEED) --opt $(OPT) $(REDUCE_ARGS)
 
 clean:
 	rm -rf $(BUILD) .pytest_cache

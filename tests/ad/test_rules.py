@@ -8,8 +8,7 @@ import math
 import pytest
 
 from enzc.ad.rules.dsl import Bin, Cond, Fn, Num, RuleError, Unary, Var, parse
-from enzc.ad.rules.table import rule_for
-from enzc.ad.rules.table import TABLE
+from enzc.ad.rules.table import TABLE, rule_for
 
 PY: dict[str, object] = {
     "sqrt": math.sqrt, "cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x), "pow": math.pow,
@@ -145,3 +144,34 @@ def test_bad_rules_are_rejected(bad: str) -> None:
 def test_complex_names_resolve(name: str, op: str) -> None:
     rule = rule_for(name)
     assert rule is not None and rule.complex_op == op and not rule.partials
+
+
+# ln 2 rounded once to each type (x86_fp80: M_LN2l; fp128: the quad nearest ln 2)
+LN2_SPELLINGS = {
+    "double": "0x3FE62E42FEFA39EF", "float": "0x3FE62E4300000000", "half": "0xH398C", "bfloat": "0xR3F31",
+    "x86_fp80": "0xK3FFEB17217F7D1CF79AC", "fp128": "0xLF35793C7673007E63FFE62E42FEFA39E",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(LN2_SPELLINGS))
+def test_rule_numbers_are_rounded_once_to_the_calls_type(kind: str) -> None:
+    from fractions import Fraction
+
+    from enzc.ad.rules.dsl import typed_constant
+    from enzc.ad.rules.table import LN2
+    from enzc.ir.types import FloatType
+
+    assert typed_constant(Fraction(LN2), FloatType(kind)).ref() == LN2_SPELLINGS[kind]
+
+
+def test_integer_constants_become_float_constants_of_the_type() -> None:
+    """2**24 + 1 has no float: the nearest (ties to even) is 2**24, not an invalid constant."""
+    from fractions import Fraction
+
+    from enzc.ad.rules.dsl import typed_constant
+    from enzc.ir.types import FloatType, VectorType
+
+    assert typed_constant(Fraction(2**24 + 1), FloatType("float")).ref() == "0x4170000000000000"
+    assert typed_constant(Fraction(2**24 + 3), FloatType("float")).ref() == "0x4170000040000000"
+    splat = typed_constant(Fraction(3), VectorType(2, FloatType("float")))
+    assert splat.ref() == "splat (float 0x4008000000000000)"

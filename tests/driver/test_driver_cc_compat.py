@@ -282,3 +282,53 @@ def test_archive_groups_are_rescanned_like_ld(tmp_path: Path, tmpdir_env: dict[s
     assert not merged_defines_b(["libb.a", "liba.a"], "p1")
     # In a group the archives are rescanned and b's IR is merged.
     assert merged_defines_b(["-Wl,--start-group", "libb.a", "liba.a", "-Wl,--end-group"], "p2")
+
+
+@pytest.mark.parametrize("lto", ["-flto", "-flto=thin"])
+def test_c_flto_writes_bitcode_objects_that_both_linkers_link(tmp_path: Path,
+                                                              tmpdir_env: dict[str, str],
+                                                              lto: str) -> None:
+    """-c -flto writes a bitcode object, as clang does (CMake's IPO): post-AD for a unit
+    that differentiates, pre-AD when AD waits for the link (the function is elsewhere)."""
+    env = tmpdir_env
+    (tmp_path / "cube.c").write_text("double cube(double x) { return x * x * x; }\n")
+    (tmp_path / "main.c").write_text(
+        "#include <stdio.h>\n#include <enzyme/enzyme.h>\ndouble cube(double);\n"
+        "static double sq(double x) { return x * x; }\n"
+        "int main(void) { printf(\"%g %g\\n\", __enzyme_autodiff((void *)sq, 3.0),\n"
+        "                       __enzyme_autodiff((void *)cube, 2.0)); return 0; }\n")
+    result = run([ENZCC, "-O2", lto, "-c", "main.c", "cube.c"], tmp_path, env)
+    assert "AD deferred to the enzcc link step" in result.stderr
+    for obj in ("main.o", "cube.o"):
+        assert (tmp_path / obj).read_bytes()[:4] == b"BC\xc0\xde"
+    run([ENZCC, "-O2", lto, "main.o", "cube.o", "-o", "prog"], tmp_path, env)
+    assert run(["./prog"], tmp_path, env).stdout == "6 12\n"
+    # A unit differentiated on its own holds its derivatives: plain clang links it.
+    (tmp_path / "alone.c").write_text((tmp_path / "cube.c").read_text()
+                                      + (tmp_path / "main.c").read_text())
+    run([ENZCC, "-O2", lto, "-c", "alone.c"], tmp_path, env)
+    run(["clang-22", "-O2", lto, "alone.o", "-o", "alone"], tmp_path, env)
+    assert run(["./alone"], tmp_path, env).stdout == "6 12\n"
+    assert temp_leftovers(env) == []
+
+
+@pytest.mark.parametrize(("name", "content", "spelling"), [
+    ("empty.o", b"", ["empty.o"]),
+    ("libempty.a", b"", ["libempty.a"]),
+    ("libnone.a", b"!<arch>\n", ["libnone.a"]),
+    ("libempty.a", b"", ["-L.", "-lempty"]),
+    ("libempty.a", b"", ["-L.", "-l:libempty.a"]),
+])
+def test_empty_objects_and_archives_are_linked_as_ld_links_them(
+        src: Path, tmpdir_env: dict[str, str], name: str, content: bytes,
+        spelling: list[str]) -> None:
+    env = tmpdir_env
+    (src / name).write_bytes(content)
+    (src / "cube.c").write_text("#include <stdio.h>\n#include <enzyme/enzyme.h>\n"
+                                "double cube(double x) { return x * x * x; }\n"
+                                "int main(void) { printf(\"%g\\n\", "
+                                "__enzyme_autodiff((void *)cube, 2.0)); return 0; }\n")
+    run(["clang-22", "main.c", "twice.c", *spelling, "-o", "reference"], src, env)
+    run([ENZCC, "-O2", "cube.c", *spelling, "-o", "prog"], src, env)
+    assert run(["./prog"], src, env).stdout == "12\n"
+    assert temp_leftovers(env) == []

@@ -4,6 +4,7 @@ make, with -l), a C++ program, and a CMake project through the shipped toolchain
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -144,6 +145,37 @@ def test_cmake_project_through_the_toolchain_file(tmp_path: Path,
     assert re.search(r"enzcc .*-c .*horner\.c", log) and re.search(r"enzc\+\+ .*main\.cpp", log)
     src = project / "src"
     expected = reference_output(src, env, ["main.c", "poly.c", "horner.c"])
+    assert run(["./polyeval"], build, env).stdout == expected
+    assert run(["./polyxx"], build, env).stdout == "p(1.5)=9.250000\n"
+    assert temp_leftovers(env) == []
+
+
+@pytest.mark.parametrize("ipo", [False, True])
+def test_cmake_toolchain_finds_the_enzcc_that_printed_it(tmp_path: Path,
+                                                        tmpdir_env: dict[str, str],
+                                                        ipo: bool) -> None:
+    """`cmake -DCMAKE_TOOLCHAIN_FILE=$(.venv/bin/enzcc --cmake-toolchain)` with the
+    environment neither activated nor on PATH (the package is an editable install,
+    so nothing leads from the shipped file to this environment's enzcc); and CMake's
+    IPO (-flto=thin objects in a static library, linked by enzcc)."""
+    env = {k: v for k, v in tmpdir_env.items() if k != "VIRTUAL_ENV"}
+    env["PATH"] = os.pathsep.join(d for d in env["PATH"].split(os.pathsep)
+                                  if Path(d).resolve() != Path(ENZCC).parent.resolve())
+    assert shutil.which("enzcc", path=env["PATH"]) is None
+    project = copy_project("cmake", tmp_path)
+    build = tmp_path / "build"
+    build.mkdir()
+    toolchain = run([ENZCC, "--cmake-toolchain"], build, env).stdout.strip()
+    flags = ["-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON"] if ipo else []
+    run(["cmake", f"-DCMAKE_TOOLCHAIN_FILE={toolchain}", "-DCMAKE_BUILD_TYPE=Release", *flags,
+         str(project)], build, env)
+    cache = (build / "CMakeCache.txt").read_text()
+    assert re.search(rf"^CMAKE_C_COMPILER:\w+={re.escape(ENZCC)}$", cache, re.MULTILINE)
+    log = run(["cmake", "--build", ".", "--", "VERBOSE=1"], build, env).stdout
+    objects = list(build.rglob("*.c.o"))
+    assert objects and all((o.read_bytes()[:4] == b"BC\xc0\xde") == ipo for o in objects)
+    assert ("-flto" in log) == ipo
+    expected = reference_output(project / "src", env, ["main.c", "poly.c", "horner.c"])
     assert run(["./polyeval"], build, env).stdout == expected
     assert run(["./polyxx"], build, env).stdout == "p(1.5)=9.250000\n"
     assert temp_leftovers(env) == []

@@ -122,3 +122,42 @@ def test_internal_registration_in_an_ll_input(tmp_path: Path, tmpdir_env: dict[s
     else:
         run([ENZCC, "-O2", "m.ll", "main.c", "-o", "prog"], tmp_path, tmpdir_env)
     _check(run([str(tmp_path / "prog")], tmp_path, tmpdir_env).stdout)
+
+
+# How a registration can reach a translation unit without its name appearing in the
+# source file or in a header the source names literally: only the preprocessor knows.
+REACHES = {
+    "stdin": ([], {}, None),
+    "-include": (["-include", "inc/reg.h"], {}, ""),
+    "CPATH": ([], {"CPATH": "inc"}, "#include <reg.h>"),
+    "C_INCLUDE_PATH": ([], {"C_INCLUDE_PATH": "inc"}, "#include <reg.h>"),
+    "computed include": (["-DREG_HEADER=\"inc/reg.h\""], {}, "#include REG_HEADER"),
+    "computed include, -I": (["-Iinc", "-DREG_HEADER=<reg.h>"], {}, "#include REG_HEADER"),
+    "--include-directory=": (["--include-directory=inc"], {}, "#include <reg.h>"),
+    "-isystem, -MMD": (["-isystem", "inc", "-DREG_HEADER=<reg.h>", "-MMD"], {},
+                       "#include REG_HEADER"),
+}
+
+
+@pytest.mark.parametrize("how", list(REACHES))
+@pytest.mark.parametrize("mode", ["link", "-c"])
+def test_registration_reaching_the_unit_only_through_the_preprocessor(
+        tmp_path: Path, tmpdir_env: dict[str, str], how: str, mode: str) -> None:
+    flags, env_vars, include = REACHES[how]
+    (tmp_path / "inc").mkdir()
+    # The header declares what it registers, so that -include (before the source) works.
+    (tmp_path / "inc" / "reg.h").write_text("double sq(double), aug_sq(double), "
+                                            "rev_sq(double, double);\n" + REGISTRATION)
+    env = {**tmpdir_env, **env_vars}
+    source = BODY + (include or "") + "\n" + MAIN
+    if include is None:  # stdin: the registration is in the text clang reads from a pipe
+        argv, stdin = ["-x", "c", "-"], (BODY + REGISTRATION + MAIN).encode()
+    else:
+        (tmp_path / "main.c").write_text(source)
+        argv, stdin = ["main.c"], None
+    if mode == "-c":
+        run([ENZCC, "-O2", *flags, "-c", *argv, "-o", "main.o"], tmp_path, env, input=stdin)
+        run([ENZCC, "main.o", "-o", "prog"], tmp_path, env)
+    else:
+        run([ENZCC, "-O2", *flags, *argv, "-o", "prog"], tmp_path, env, input=stdin)
+    _check(run([str(tmp_path / "prog")], tmp_path, env).stdout)

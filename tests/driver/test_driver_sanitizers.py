@@ -13,6 +13,8 @@ import pytest
 
 from conftest import ENZCC, run
 
+from enzc.frontend.toolchain import runtime_include_dir
+
 PROGRAM = r"""
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +75,7 @@ def _check_gradients(stdout: str) -> None:
         assert float(got) == pytest.approx(float(want), rel=1e-12, abs=1e-14), name
 
 
-@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+@pytest.mark.parametrize("opt", ["-O0", "-O1", "-O2"])
 def test_asan_program_runs_clean_with_the_right_gradient(program: Path, tmp_path: Path,
                                                          tmpdir_env: dict[str, str],
                                                          opt: str) -> None:
@@ -105,3 +107,49 @@ def test_ubsan_checks_survive_ad(program: Path, tmp_path: Path,
     _check_gradients(run([str(exe)], tmp_path, tmpdir_env).stdout)
     caught = run([str(exe), "signed"], tmp_path, tmpdir_env, check=False)
     assert caught.returncode != 0 and "signed integer overflow" in caught.stderr, caught.stderr
+
+
+# A heap overflow that only an unoptimized build sees: the store before free is dead,
+# and O2's dead-store elimination deletes it before ASan could check it.
+DEAD_STORE_OVERFLOW = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <enzyme/enzyme.h>
+#ifndef GRAD
+#define GRAD(f, x) __enzyme_autodiff((void *)f, x)
+#endif
+static double sq(double x) { return x * x; }
+__attribute__((noinline)) static int scratch(int n) {
+    int *p = malloc(n * sizeof *p);
+    for (int i = 0; i < n; i++) p[i] = i * i;
+    int r = p[n / 2] + p[1];
+    p[n] = 1;
+    free(p);
+    return r;
+}
+int main(int argc, char **argv) {
+    (void)argv;
+    int r = scratch(3 + argc);
+    printf("%d %.17g\n", r, GRAD(sq, 3.0));
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O1", "-O2"])
+def test_sanitizer_catches_what_clangs_own_build_catches(program: Path, tmp_path: Path,
+                                                         tmpdir_env: dict[str, str],
+                                                         opt: str) -> None:
+    """The optimization before AD is clang's at -O0/-O1 (what clang instruments
+    depends on the level); O2* there would delete the faulty store."""
+    src = tmp_path / "dead_store.c"
+    src.write_text(DEAD_STORE_OVERFLOW)
+    run(["clang-22", opt, "-fsanitize=address", "-isystem", runtime_include_dir(),
+         "-DGRAD(f,x)=6.0", str(src), "-o", "by_clang"], tmp_path, tmpdir_env)
+    run([ENZCC, opt, "-fsanitize=address", str(src), "-o", "by_enzcc"], tmp_path, tmpdir_env)
+    clang = run(["./by_clang"], tmp_path, tmpdir_env, check=False)
+    ours = run(["./by_enzcc"], tmp_path, tmpdir_env, check=False)
+    assert (clang.returncode != 0) == (opt != "-O2"), clang.stderr  # the case is what it claims
+    assert ours.returncode == clang.returncode, ours.stderr
+    assert ("heap-buffer-overflow" in ours.stderr) == (opt != "-O2")
+    assert ours.stdout == clang.stdout  # the gradient, when the program gets that far

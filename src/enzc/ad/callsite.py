@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from enzc.ir.builder import IRBuilder, new_block
-from enzc.ir.instructions import CallBase, Cast, Instruction, Invoke, Load
+from enzc.ir.instructions import CallBase, Cast, Instruction, Invoke, Load, Phi, Select
 from enzc.ir.metadata import MDString
 from enzc.ir.module import Alias, Function, GlobalVariable, Module
 from enzc.ir.transforms import rename_incoming
@@ -166,6 +166,10 @@ class CallSiteLowering:
             if pos >= len(args):
                 raise self._error(call, caller, f"too few arguments for '{fn.name}': parameter {i + 1} is missing")
             marker = self._marker(args[pos])
+            if marker is None and (chosen := self._markers_chosen_at_run_time(args[pos])):
+                raise self._error(call, caller, f"the class of parameter {i + 1} of '{fn.name}' is chosen at run "
+                                  f"time (between {', '.join(chosen)}): a marker must be a constant",
+                                  "write the marker in the call itself: one entry-point call per case")
             if marker is not None:
                 pos += 1
                 if pos >= len(args):
@@ -299,6 +303,14 @@ class CallSiteLowering:
                 args = [*entry.arguments, *self._reverse_trailing(b, call, caller, entry)]
                 result = self._emit_call(b, call, caller, split.reverse, args)
                 outs = out_types(entry.function, entry.signature)
+        if entry.sret is None and call.uses and len(outs) > 1 and call.type.is_first_class:
+            layout, offsets = self.derivatives.layout, self._layout_offsets(outs)
+            if layout.alloc_size_of(call.type) < offsets[-1] + layout.alloc_size_of(outs[-1]):
+                names = ", ".join(str(t) for t in outs)
+                raise self._error(call, caller, f"the entry point is declared to return {call.type}, but its "
+                                  f"derivatives are {len(outs)} values ({names}), which do not fit: some would be lost",
+                                  "declare it to return a struct with one member per enzyme_out argument, "
+                                  "e.g. struct { double dx, dy; } __enzyme_autodiff(void *, ...)")
         self._deliver(b, call, outs, result, entry.sret)
 
     def _emit_call(self, b: IRBuilder, call: CallBase, caller: Function, function: Function,
@@ -459,6 +471,20 @@ class CallSiteLowering:
             case ConstantInt():
                 return self.marker_constants.get(v.value)
         return None
+
+    def _markers_chosen_at_run_time(self, v: Value) -> list[str]:
+        """The markers `v` selects between at run time (a select or phi of markers, or a
+        load through a select or phi of marker addresses), if it is such a choice."""
+        if isinstance(v, Load) and isinstance(v.ptr, (Select, Phi)):
+            v = v.ptr
+        match v:
+            case Select():
+                candidates = [v.operand(1), v.operand(2)]
+            case Phi():
+                candidates = [value for value, _ in v.incoming]
+            case _:
+                return []
+        return sorted({name for c in candidates if (name := self._marker_name(c)) in MARKERS})
 
     def _layout_offsets(self, outs: list[Type]) -> list[int]:
         layout = self.derivatives.layout

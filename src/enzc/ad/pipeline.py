@@ -11,13 +11,14 @@ import sys
 from typing import TextIO
 
 from enzc.ir.datalayout import for_module
+from enzc.ir.debuginfo import global_location
 from enzc.ir.instructions import CallBase
-from enzc.ir.module import Function, Module
+from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.values import ConstantExpr, Value
 
 from enzc.ad.batch import is_batch, lower_batch
 from enzc.ad.callsite import REVERSE_MARK, CallSiteLowering, is_entry_point
-from enzc.ad.diagnostics import ad_error
+from enzc.ad.diagnostics import ADError, ad_error
 from enzc.ad.markers import apply_registrations
 from enzc.ad.synth.cache_report import report as cache_report
 from enzc.ad.synth.derivatives import DerivativeCache
@@ -40,9 +41,25 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
     derivatives = DerivativeCache(module, for_module(module), tape_stats=tape_stats)
     lowering = CallSiteLowering(module, derivatives)
     count = 0
+    entry_points = {f.name for f in module.functions.values() if is_entry_point(f)}
+    for gv in module.globals.values():  # a table of entry points: only direct calls are replaced
+        if entry_points and gv.initializer is not None and "ptr" in str(gv.value_type):
+            named = set(_GLOBAL_NAME.findall(gv.initializer.ref())) & entry_points
+            if named:
+                where = global_location(module, gv) if isinstance(gv, GlobalVariable) else None
+                raise ADError(f"{f'{where}: ' if where else ''}error: enzc: '{min(named)}' is stored in the "
+                              f"global '{gv.name}': enzc replaces direct calls of it only\n"
+                              f"hint: call {min(named)} directly where the derivative is needed")
     callers = [f for f in module.functions.values() if not f.is_declaration and _mentions_entry_point(f)]
     for caller in nested_first(module, callers):
         for inst in list(caller.instructions()):
+            operands = inst.operands[:-1] if isinstance(inst, CallBase) else inst.operands  # not the callee
+            taken = next((op for op in operands if isinstance(op, Function) and is_entry_point(op)), None)
+            if taken is not None:  # it would stay an unresolved symbol: a link error naming a temp file
+                raise ad_error(module, inst, caller.name or "?",
+                               f"'{taken.name}' is used other than in a direct call (through a function "
+                               "pointer?): enzc replaces direct calls only",
+                               f"call {taken.name} directly where the derivative is needed")
             if not isinstance(inst, CallBase):
                 continue
             callee = inst.called_function

@@ -75,6 +75,14 @@ class Input:
     path: str
     lang: str | None
     """The `-x` value in effect (None: by suffix); passed on to clang as given."""
+    copy: str | None = None
+    """Where enzcc reads it: a copy in the temporary directory when the input could be
+    read only once (stdin, a pipe, a device; see `spool`), else None: `path` itself."""
+
+    @property
+    def readable(self) -> str:
+        """The file to read the input's contents from (any number of times)."""
+        return self.copy if self.copy is not None else self.path
 
     @property
     def kind(self) -> InputKind:
@@ -92,7 +100,6 @@ class Input:
         if suffix in NATIVE_SOURCE_SUFFIXES:
             return InputKind.NATIVE_SOURCE
         return InputKind.LINKER
-
 
     @property
     def preprocessed(self) -> bool:

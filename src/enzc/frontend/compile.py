@@ -18,13 +18,13 @@ import enzc.frontend.middle as middle
 import enzc.frontend.steps as steps
 from enzc.frontend.args import Input, InputKind, Phase, UsageError
 from enzc.frontend.deps import dependency_file, replace_extension
-from enzc.frontend.outputs import publish
 from enzc.frontend.runner import Result
 from enzc.frontend.session import Session
 from enzc.lto import irmodule
 
 Outputs = list[tuple[str, str]]
-"""(built file, destination) pairs, published once everything succeeded."""
+"""(built file, destination) pairs, published once everything succeeded; the
+dependency file first, so that when it cannot be written the object is not either."""
 
 _SUFFIX = {(Phase.OBJECT, False): ".o", (Phase.OBJECT, True): ".bc",
            (Phase.ASSEMBLY, False): ".s", (Phase.ASSEMBLY, True): ".ll"}
@@ -48,7 +48,7 @@ def compile_only(session: Session) -> None:
             for number, inp in enumerate(inputs)]
     for outputs in steps.run_jobs(session, jobs) if jobs else []:
         for built, destination in outputs:
-            publish(built, destination)
+            session.publish(built, destination)
 
 
 def _compile_one(session: Session, number: int, inp: Input, destination: str,
@@ -80,8 +80,10 @@ def _compile_one(session: Session, number: int, inp: Input, destination: str,
     elif inv.emit_llvm:
         shutil.copyfile(module, built)
     else:
-        steps.codegen(session, module, built, assembly, embed=None if assembly else pre)
-    return result, [(built, destination), *outputs]
+        # An object carries its pre-AD IR for the enzcc link; with -flto it is IR.
+        embed = None if assembly or session.lto else pre
+        steps.codegen(session, module, built, assembly, embed=embed)
+    return result, [*outputs, (built, destination)]
 
 
 def _lower(session: Session, pre: str, stem: str, label: str, want_text: bool,

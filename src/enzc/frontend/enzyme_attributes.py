@@ -67,8 +67,9 @@ def _unsupported(text: bytes) -> tuple[str, int, str] | None:
     return min(found, key=lambda f: f[1]) if found else None
 
 
-def check_source(path: str) -> None:
-    """Raise `EnzymeAttributeError` at the first unsupported Enzyme attribute or pragma."""
+def check_source(path: str, shown_as: str | None = None) -> None:
+    """Raise `EnzymeAttributeError` at the first unsupported Enzyme attribute or pragma
+    of the file at `path` (`shown_as`: how the message names it, default `path`)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -85,6 +86,6 @@ def check_source(path: str) -> None:
                              "globals) and the attributes enzyme_inactive and enzyme_function_like, "
                              "not the clang plugin's other attributes and pragmas")
     raise EnzymeAttributeError(
-        f"{path}:{line}:{column}: error: enzc: Enzyme's '{name}' {kind} is not supported "
+        f"{shown_as or path}:{line}:{column}: error: enzc: Enzyme's '{name}' {kind} is not supported "
         f"(clang would ignore it and the code would be differentiated as if unmarked)\n"
         f"hint: {hint}")

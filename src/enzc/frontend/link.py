@@ -21,7 +21,6 @@ import enzc.frontend.middle as middle
 import enzc.frontend.steps as steps
 from enzc.frontend.args import Input, InputKind
 from enzc.frontend.deps import DepFile, dependency_file
-from enzc.frontend.outputs import publish
 from enzc.frontend.runner import Result
 from enzc.frontend.session import Session
 from enzc.frontend.timing import StageTimes
@@ -56,8 +55,8 @@ def link_program(session: Session) -> None:
     built = session.temp("a.out")
     steps.link(session, link_args, built)
     for dep in dep_files:
-        publish(dep.built, dep.destination)
-    publish(built, inv.output or "a.out")
+        session.publish(dep.built, dep.destination)
+    session.publish(built, inv.output or "a.out")
 
 
 def _warm_up() -> None:
@@ -76,7 +75,7 @@ def _compile_sources(session: Session) -> tuple[list[LinkItem], list[DepFile]]:
         if not isinstance(item, Input):
             items.append(item)
         elif item.kind in (InputKind.IR, InputKind.LINKER):
-            items.append(InputFile(item.path))
+            items.append(InputFile(item.readable))
         else:
             slots.append(len(items))
             items.append(InputFile(""))  # placeholder, filled below

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from enzc.ad import ENTRY_POINT_MARK, run_ad_stage
 from enzc.errors import EnzcError
 from enzc.frontend import ad_cache
-from enzc.frontend.passes import run_ad_cleanup, run_o2_star
+from enzc.frontend.passes import run_ad_cleanup, run_pre_ad
 from enzc.frontend.preserve import keep_registrations, mark_registered_noinline
 from enzc.frontend.session import Session
 from enzc.isolation import step
@@ -44,7 +44,8 @@ def names_entry_points(module: ModuleRef) -> bool:
 
 
 def optimize(session: Session, module: ModuleRef) -> None:
-    """The pre-AD pipeline: O2*, or SROA only with --enzc-ad-before-opt."""
+    """The pre-AD pipeline: O2*, SROA only with --enzc-ad-before-opt, clang's own
+    pipeline for a sanitizer build at -O0/-O1."""
     step("promoting allocas (SROA)" if session.inv.enzc.ad_before_opt else "running O2*")
     with session.times.stage("O2*"):
         if session.inv.enzc.ad_before_opt:
@@ -52,7 +53,7 @@ def optimize(session: Session, module: ModuleRef) -> None:
         else:
             keep_registrations(module)
             mark_registered_noinline(module)
-            run_o2_star(module)
+            run_pre_ad(module, session.sanitizer_level)
 
 
 def differentiate(session: Session, module: ModuleRef, stem: str, label: str) -> Lowered:

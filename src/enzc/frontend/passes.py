@@ -44,6 +44,17 @@ def run_o2_star(module: ModuleRef) -> None:
     builder.getModulePassManager().run(module, builder)
 
 
+def run_pre_ad(module: ModuleRef, clang_level: str | None = None) -> None:
+    """Optimize a module before AD: O2*, or with `clang_level` ('-O0' or '-O1', a
+    sanitizer build: `Session.sanitizer_level`) the passes clang itself runs at that
+    level before it instruments: none at -O0, the -O1 pipeline at -O1."""
+    if clang_level is None:
+        run_o2_star(module)
+    elif clang_level == "-O1":
+        builder = _pass_builder(module, speed=1, o2_star=False)
+        builder.getModulePassManager().run(module, builder)
+
+
 def run_ad_cleanup(module: ModuleRef) -> None:
     """--enzc-ad-before-opt: only promote allocas to SSA values (SROA), nothing more.
 

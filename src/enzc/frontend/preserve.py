@@ -5,24 +5,31 @@ A function named in `__enzyme_register_gradient_*`, `__enzyme_inactivefn` or
 optimizer inlines it, its call (and with it the custom derivative, the
 inactivity or the rule) is gone and its body would be differentiated instead.
 -O2 inlines such small functions in the translation unit that defines them. The
-frontend emits every unit's IR before any LLVM pass; when that IR mentions a
-registration, the registered functions are marked `noinline` and O2* runs
-in-process (the same pipeline, now honouring the mark) instead of in a second clang.
+frontend emits every unit's IR before any LLVM pass; when the unit registers, the
+registered functions are marked `noinline` and O2* runs in-process (the same
+pipeline, now honouring the mark) instead of in a second clang.
 
 The registration array itself is unused data: a `static` one (or a C++ `const`,
 `inline` or anonymous-namespace one) is not even emitted by clang unless
-`-femit-all-decls`, and O2 deletes it. So a source whose text (or a project
-header it includes) names a registration is compiled with `-femit-all-decls`, and
-`keep_registrations` adds the discardable registration globals to
-`@llvm.compiler.used` before any optimization.
-Units without registrations (almost all) pay nothing but byte searches.
+`-femit-all-decls`, and O2 deletes it, leaving no trace in the bitcode. So which
+units register is decided from the files the preprocessor actually read, not from
+guesses about include paths: the frontend records the unit's headers (`HeaderRecord`:
+every header, whether it came from an `#include` (computed or not), `-include`,
+`-I`/`--include-directory=`, `CPATH`/`C_INCLUDE_PATH` or a system directory), and a
+unit whose source, one of those headers, or IR names a registration (or an Enzyme
+attribute) is compiled again with `-femit-all-decls` and the attribute macros;
+`keep_registrations` then adds the discardable registration globals to
+`@llvm.compiler.used` before any optimization. A source that itself names one takes
+that path at once. Units without registrations (almost all) pay nothing but byte
+searches.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
-from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from enzc.ad.markers import (
@@ -43,9 +50,8 @@ _MARKS = tuple(m.encode() for m in (*REGISTRATION_MARKS, *ANNOTATION_MARKS))
 EMIT_ALL_DECLS = ["-femit-all-decls"]
 """Makes clang emit unused `static` registration arrays."""
 
-_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)', re.MULTILINE)
-_MAX_SCANNED = 200
-"""Headers followed per source: the project's own, not the system's."""
+_PREFIX = b"enzyme_"
+"""In every mark: one fast search rules out almost every file."""
 
 _DISCARDABLE = frozenset({"internal", "private", "linkonce_any", "linkonce_odr",
                           "available_externally"})
@@ -58,43 +64,99 @@ def registers_functions(bitcode_path: str) -> bool:
     return any(m in data for m in _MARKS)
 
 
-def source_registers(path: str, quote_dirs: Sequence[str], include_dirs: Sequence[str]) -> bool:
-    """Whether a source or a project header it includes names a registration.
+def source_registers(path: str) -> bool:
+    """Whether the source file itself names a registration or an Enzyme attribute.
 
     A byte search, no preprocessing: a name in a comment or an `#if 0` block only
-    costs the slower, registration-preserving frontend. Followed: `"..."` includes
-    (next to the including file, then `quote_dirs`, then `include_dirs`) and `<...>`
-    ones found in `include_dirs` (the user's -I, -isystem, -idirafter); the
-    compiler's default system directories are not read.
+    costs the slower, registration-preserving frontend.
     """
-    seen: set[str] = set()
-    todo = [path]
-    while todo and len(seen) < _MAX_SCANNED:
-        current = todo.pop()
-        if current in seen:
-            continue
-        seen.add(current)
+    try:
+        return _names_mark(path)
+    except OSError:
+        return False  # clang reports it
+
+
+@dataclass(frozen=True)
+class HeaderRecord:
+    """Where the frontend records the headers it reads, through two cc1 options that
+    leave the -MD/-MMD output alone: the header graph (`-dependency-dot`; every header
+    but a forced include that includes nothing) and the header list (`-header-include-
+    file`, as `-H` prints it; every header, forced includes too, but without system
+    headers when -MMD asks to leave them out)."""
+
+    graph: str
+    listing: str | None
+    """None when the user's own `-H` (or CC_PRINT_HEADERS) owns that output."""
+    system_headers: bool = True
+
+    def flags(self) -> list[str]:
+        out = ["-Xclang", "-dependency-dot", "-Xclang", self.graph]
+        if self.listing is not None:
+            out += ["-Xclang", "-header-include-file", "-Xclang", self.listing,
+                    "-Xclang", "-header-include-format=textual",
+                    "-Xclang", "-header-include-filtering=none"]
+            if self.system_headers:
+                out += ["-Xclang", "-sys-header-deps"]
+        return out
+
+    def names_mark(self, sysroot: str = "/") -> bool:
+        """Whether a recorded header names a registration or an Enzyme attribute; True
+        (assume so) when a record or a header cannot be read."""
         try:
-            with open(current, "rb") as f:
-                data = f.read()
+            with open(self.graph, "rb") as f:
+                paths = [_dot_label_path(m, sysroot) for m in _DOT_LABEL.findall(f.read())]
+            if self.listing is not None and os.path.exists(self.listing):
+                with open(self.listing, "rb") as f:
+                    paths += [[os.fsdecode(line)] for line in f.read().splitlines() if line]
+            return any(_any_names_mark(candidates) for candidates in paths)
         except OSError:
-            continue  # stdin, or a header clang will report missing
-        if any(m in data for m in _MARKS):
             return True
-        for match in _INCLUDE.finditer(data):
-            quoted, angled = match.groups()
-            dirs = [os.path.dirname(current), *quote_dirs, *include_dirs] if quoted else include_dirs
-            name = os.fsdecode(quoted or angled)
-            found = next((c for c in (os.path.join(d, name) for d in dirs) if os.path.isfile(c)), None)
-            if found is not None:
-                todo.append(os.path.normpath(found))
-    return False
 
 
-def optimize_keeping_registered(unoptimized_path: str, out_path: str, label: str) -> None:
+def _dot_label_path(label: bytes, sysroot: str) -> list[str]:
+    """The paths a DOT label may stand for: clang writes the path it opened, relative
+    to the working directory or absolute without the sysroot's prefix (so
+    `/usr/include/stdio.h` reads `usr/include/stdio.h`)."""
+    path = _dot_unescape(label)
+    return sorted({path, "/" + path, sysroot.rstrip("/") + "/" + path.lstrip("/")})
+
+
+def _any_names_mark(candidates: list[str]) -> bool:
+    """Whether any existing candidate names a mark (True if none exists: unknown)."""
+    found = [c for c in candidates if os.path.isfile(c)]
+    return not found or any(_names_mark(c) for c in found)
+
+
+_DOT_LABEL = re.compile(rb'label="((?:[^"\\]|\\.)*)"')
+_DOT_ESCAPE = re.compile(rb"\\(.)")
+
+
+def _dot_unescape(label: bytes) -> str:
+    """A DOT label back to the path (llvm::DOT::EscapeString in reverse)."""
+    return os.fsdecode(_DOT_ESCAPE.sub(lambda m: b"\n" if m.group(1) == b"n" else m.group(1),
+                                       label))
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_mark_cached(path: str, size: int, mtime: int) -> bool:
+    with open(path, "rb") as f:
+        data = f.read()
+    return _PREFIX in data and any(m in data for m in _MARKS)
+
+
+def _names_mark(path: str) -> bool:
+    """Whether the file names a registration or an Enzyme attribute (cached per file
+    version: the units of one build share most headers)."""
+    info = os.stat(path)
+    return _names_mark_cached(os.path.abspath(path), info.st_size, info.st_mtime_ns)
+
+
+def optimize_keeping_registered(unoptimized_path: str, out_path: str, label: str,
+                                clang_level: str | None = None) -> None:
     """Keep the registrations of unoptimized bitcode, mark the functions they name
-    `noinline`, run O2*, write the result to `out_path`."""
-    from enzc.frontend.passes import run_o2_star
+    `noinline`, optimize (O2*, or `clang_level`'s passes: `passes.run_pre_ad`), write
+    the result to `out_path`."""
+    from enzc.frontend.passes import run_pre_ad
 
     with open(unoptimized_path, "rb") as f:
         data = f.read()
@@ -102,7 +164,7 @@ def optimize_keeping_registered(unoptimized_path: str, out_path: str, label: str
         module = irmodule.parse_module(data, label)
         keep_registrations(module)
         mark_registered_noinline(module)
-        run_o2_star(module)
+        run_pre_ad(module, clang_level)
         out = module.as_bitcode()
     with open(out_path, "wb") as f:
         f.write(out)

@@ -1,17 +1,22 @@
 """Run the external tools (clang-22, llvm-objcopy-22): echo for -v, failures, cleanup.
 
 Every child gets TMPDIR pointing into enzcc's private temporary directory, so files
-clang makes on its own are removed with it. Children still running when enzcc is
-interrupted are terminated (`terminate_all`).
+clang makes on its own are removed with it. Each child starts its own process group,
+so that when enzcc is interrupted `terminate_all` stops it together with the tools
+it started in turn (clang's linker, ...): none is left running. A child never reads
+enzcc's standard input: an input read from it was read once by enzcc (see
+`spool`) and is handed to the child through a pipe.
 """
 
 from __future__ import annotations
 
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import threading
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 from enzc.errors import EnzcError
@@ -33,6 +38,13 @@ class Result:
     stderr: bytes
 
 
+class Stopped(EnzcError):
+    """A tool was to start after `terminate_all` (enzcc is being interrupted)."""
+
+    def __init__(self) -> None:
+        super().__init__("")
+
+
 class Runner:
     """Starts tools with a fixed environment and remembers the running ones."""
 
@@ -45,44 +57,27 @@ class Runner:
         self._stopped = False
         self._lock = threading.Lock()
 
-    def run(self, argv: list[str], *, capture: bool = False) -> Result:
+    def run(self, argv: list[str], *, capture: bool = False, stdin: bytes | None = None) -> Result:
         """Run `argv`; with `capture`, return its stderr instead of letting it through.
 
-        With -v the command line is echoed first (into the captured text when capturing,
-        so parallel jobs' output stays in order).
+        `stdin` is what the tool reads as its standard input (else nothing). With -v
+        the command line is echoed first (into the captured text when capturing, so
+        parallel jobs' output stays in order).
         """
         echo = (shlex.join(argv) + "\n").encode() if self.verbose else b""
         if echo and not capture:
             sys.stderr.buffer.write(echo)
             sys.stderr.flush()
-        try:
-            process = subprocess.Popen(argv, env=self.env, stdin=subprocess.DEVNULL
-                                       if "-" not in argv else None,
-                                       stderr=subprocess.PIPE if capture else None)
-        except OSError as err:
-            raise EnzcError(f"enzcc: error: cannot run '{argv[0]}': {err.strerror} "
-                            "(is LLVM 22 installed? run scripts/setup.sh)") from None
-        with self._lock:
-            self._running.add(process)
-            if self._stopped:  # started by a thread racing with terminate_all
-                process.terminate()
-        try:
-            _, stderr = process.communicate()
-        finally:
-            with self._lock:
-                self._running.discard(process)
-        return Result(_exit_code(process.returncode), echo + (stderr or b""))
+        returncode, _, stderr = self._communicate(argv, stdin, capture_stdout=False,
+                                                  capture_stderr=capture)
+        return Result(_exit_code(returncode), echo + stderr)
 
     def output(self, argv: list[str]) -> str:
         """Run a query (`clang -print-...`) and return its standard output."""
         if self.verbose:
             sys.stderr.write(shlex.join(argv) + "\n")
-        try:
-            done = subprocess.run(argv, env=self.env, stdin=subprocess.DEVNULL,
-                                  capture_output=True, text=True, check=False)
-        except OSError as err:
-            raise EnzcError(f"enzcc: error: cannot run '{argv[0]}': {err.strerror}") from None
-        return done.stdout
+        _, stdout, _ = self._communicate(argv, None, capture_stdout=True, capture_stderr=True)
+        return stdout.decode(errors="replace")
 
     def check(self, argv: list[str]) -> None:
         """Run `argv` with output passed through; raise ToolFailed if it fails."""
@@ -91,19 +86,70 @@ class Runner:
             raise ToolFailed(result.returncode)
 
     def terminate_all(self) -> None:
-        """Stop children still running and any started later (enzcc is exiting early)."""
+        """Stop children still running, and the processes they started; refuse new ones."""
         with self._lock:
             self._stopped = True
             running = list(self._running)
         for process in running:
-            if process.poll() is None:
-                process.terminate()
+            _signal_group(process, signal.SIGTERM)
         for process in running:
             try:
                 process.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                process.kill()
+                _signal_group(process, signal.SIGKILL)
                 process.wait()
+
+    def _communicate(self, argv: list[str], stdin: bytes | None, *, capture_stdout: bool,
+                     capture_stderr: bool) -> tuple[int, bytes, bytes]:
+        """Run `argv` to completion; (status, stdout, stderr).
+
+        The child is started and waited for by a helper thread: the signal handler
+        raises in the main thread between any two statements, and must never fall
+        between starting a child and recording it for `terminate_all`.
+        """
+        done: Future[tuple[int, bytes, bytes]] = Future()
+
+        def work() -> None:
+            try:
+                done.set_result(self._start_and_wait(argv, stdin, capture_stdout, capture_stderr))
+            except BaseException as err:  # noqa: BLE001 - handed to the waiting thread
+                done.set_exception(err)
+
+        threading.Thread(target=work, name="enzcc-tool", daemon=True).start()
+        return done.result()
+
+    def _start_and_wait(self, argv: list[str], stdin: bytes | None, capture_stdout: bool,
+                        capture_stderr: bool) -> tuple[int, bytes, bytes]:
+        pipe = subprocess.PIPE
+        with self._lock:
+            if self._stopped:
+                raise Stopped()
+            try:
+                process = subprocess.Popen(
+                    argv, env=self.env, process_group=0,
+                    stdin=subprocess.DEVNULL if stdin is None else pipe,
+                    stdout=pipe if capture_stdout else None,
+                    stderr=pipe if capture_stderr else None)
+            except OSError as err:
+                raise EnzcError(f"enzcc: error: cannot run '{argv[0]}': {err.strerror} "
+                                "(is LLVM 22 installed? run scripts/setup.sh)") from None
+            self._running.add(process)
+        try:
+            stdout, stderr = process.communicate(stdin)
+        finally:
+            with self._lock:
+                self._running.discard(process)
+        return process.returncode, stdout or b"", stderr or b""
+
+
+def _signal_group(process: subprocess.Popen[bytes], signum: int) -> None:
+    """Send `signum` to the process group `process` leads (it and its own children)."""
+    if process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signum)
+    except OSError:  # already gone
+        pass
 
 
 def _exit_code(returncode: int) -> int:

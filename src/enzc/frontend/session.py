@@ -8,11 +8,11 @@ import sys
 from dataclasses import dataclass
 
 from enzc.frontend.args import Input, InputKind, Invocation
+from enzc.frontend.interrupts import InterruptGuard
+from enzc.frontend.outputs import write_output
 from enzc.frontend.runner import Runner
 from enzc.frontend.timing import StageTimes
 from enzc.frontend.toolchain import CLANG, CLANGXX, runtime_include_dir
-
-_INCLUDE_OPTIONS = ("-iquote", "-I", "-isystem", "-idirafter")
 
 
 @dataclass
@@ -24,6 +24,12 @@ class Session:
     """Private temporary directory, removed when enzcc exits."""
     runner: Runner
     times: StageTimes
+    interrupts: InterruptGuard
+
+    def publish(self, built: str, destination: str) -> None:
+        """Put the finished file `built` at `destination` (unless a signal came first)."""
+        self.interrupts.check()
+        write_output(built, destination)
 
     def temp(self, name: str) -> str:
         """A path inside the temporary directory."""
@@ -68,17 +74,40 @@ class Session:
         """
         return any(f.startswith("-fsanitize") for f in self.inv.flags)
 
-    def user_include_dirs(self) -> tuple[list[str], list[str]]:
-        """The directories the user gave for `#include "..."` only (-iquote) and for
-        both spellings (-I, -isystem, -idirafter), each in command-line order."""
-        found: dict[str, list[str]] = {option: [] for option in _INCLUDE_OPTIONS}
+    @property
+    def sanitizer_level(self) -> str | None:
+        """'-O0' or '-O1' for a sanitizer build at that level, else None.
+
+        clang instruments after its optimization pipeline, so what a sanitizer checks
+        depends on the level: at -O0 it sees every access, at -O2 the optimizer may
+        have deleted the faulty one (a store into a buffer nobody reads). Such a build
+        therefore runs clang's own -O0 (no passes) or -O1 pipeline before AD instead
+        of O2*, and catches what clang's build catches.
+        """
+        if not self.instruments:
+            return None
+        level = (self.inv.opt or "-O0")[2:] or "1"
+        return {"0": "-O0", "1": "-O1", "g": "-O1"}.get(level)
+
+    @property
+    def lto(self) -> bool:
+        """Whether the user asked for LTO (the last -flto*/-fno-lto decides): clang's
+        `-c` output is then bitcode, which the enzcc link reads as IR."""
+        last = next((f for f in reversed(self.inv.flags)
+                     if f == "-fno-lto" or f == "-flto" or f.startswith("-flto=")), None)
+        return last is not None and last != "-fno-lto"
+
+    def sysroot(self) -> str:
+        """The root clang's header search starts from (-isysroot, else --sysroot)."""
+        found = {"-isysroot": None, "--sysroot": None}
         flags = self.inv.flags
         for i, flag in enumerate(flags):
-            if flag in found and i + 1 < len(flags):
-                found[flag].append(flags[i + 1])
-            elif flag.startswith("-I") and len(flag) > 2:
-                found["-I"].append(flag[2:])
-        return found["-iquote"], [*found["-I"], *found["-isystem"], *found["-idirafter"]]
+            for option in found:
+                if flag == option and i + 1 < len(flags):
+                    found[option] = flags[i + 1]
+                elif flag.startswith(option + "="):
+                    found[option] = flag.split("=", 1)[1]
+        return found["-isysroot"] or found["--sysroot"] or "/"
 
     def opt_flags(self) -> list[str]:
         """The user's -O level, for the final code generation."""

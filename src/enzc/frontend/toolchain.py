@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sysconfig
 from pathlib import Path
 
 from enzc.frontend.runner import Runner
@@ -40,8 +41,38 @@ def runtime_include_dir() -> str:
 
 
 def cmake_toolchain_file() -> str:
-    """The CMake toolchain file shipped with the package."""
-    return str(_PACKAGE / "data" / "cmake" / "enzc-toolchain.cmake")
+    """A CMake toolchain file that builds with this enzcc, whether or not its
+    environment is activated or on PATH.
+
+    The shipped file (package data) finds enzcc next to a regular installation, but
+    an editable install's package directory is the source tree: nothing leads from
+    it to the environment that runs it. So the file printed lives in this
+    environment (`<prefix>/share/enzc/`) and names the directory of its scripts,
+    then includes the shipped one; it is (re)written when missing or stale. When that
+    directory cannot be written (a system installation), the shipped file is printed.
+    """
+    shipped = _PACKAGE / "data" / "cmake" / "enzc-toolchain.cmake"
+    scripts = sysconfig.get_path("scripts")
+    if not (Path(scripts) / "enzcc").is_file():
+        return str(shipped)
+    path = Path(sysconfig.get_path("data")) / "share" / "enzc" / "enzc-toolchain.cmake"
+    text = (f"# Written by {scripts}/enzcc --cmake-toolchain: build with the enzcc there.\n"
+            f"set(ENZC_BIN_DIR {_cmake_quote(scripts)})\n"
+            f"include({_cmake_quote(str(shipped))})\n")
+    try:
+        if not path.is_file() or path.read_text() != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            staging = path.with_name(f".{path.name}.{os.getpid()}")
+            staging.write_text(text)
+            os.replace(staging, path)
+    except OSError:
+        return str(shipped)
+    return str(path)
+
+
+def _cmake_quote(value: str) -> str:
+    """A CMake quoted argument."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$") + '"'
 
 
 def default_library_dirs(runner: Runner) -> list[str]:

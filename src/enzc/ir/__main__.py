@@ -27,7 +27,15 @@ _SHOWN_PROBLEMS = 20
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Write `data` to `path` via a temporary file in the same directory and a rename."""
+    """Write `data` to `path` via a temporary file in the same directory and a rename.
+
+    An existing device or FIFO (`-o /dev/null`) is written into instead, as clang
+    does: a rename would replace it with a regular file.
+    """
+    if path.exists() and not (path.is_file() or path.is_dir()):
+        with open(path, "wb") as f:
+            f.write(data)
+        return
     directory = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enzc.ir.instructions import Instruction
 from enzc.ir.metadata import Metadata, MDRef, MDSpecialized, SourceLocation, unquote
-from enzc.ir.module import Function, Module
+from enzc.ir.module import Function, GlobalVariable, Module
 
 _MAX_SCOPE_DEPTH = 64
 """Scope chains are short; the bound protects against malformed cyclic metadata."""
@@ -74,3 +74,14 @@ def function_location(module: Module, fn: Function) -> SourceLocation | None:
     if filename is None:
         return None
     return SourceLocation(filename, _int_field(sp, "line"), 0)
+
+
+def global_location(module: Module, gv: GlobalVariable) -> SourceLocation | None:
+    """Where global `gv` is defined, from its `!dbg` DIGlobalVariableExpression
+    (column 0: unknown)."""
+    expr = _node(module, gv.metadata.get("dbg"))
+    var = _field_node(module, expr, "var") if expr is not None else None
+    if var is None or var.kind != "DIGlobalVariable":
+        return None
+    filename = _file_of_scope(module, var)
+    return SourceLocation(filename, _int_field(var, "line"), 0) if filename is not None else None

@@ -150,6 +150,9 @@ class _Walker:
 
     def _load_file(self, path: str) -> None:
         head = _read(path, _HEAD)
+        if not head and not path.endswith(".ll"):  # ld takes an empty file (as an empty
+            self.out.link_args.append(path)  # linker script), whatever its name
+            return
         if path.endswith(".ll") or irmodule.is_bitcode(head):
             self._load_ir_file(path, path, from_object=True)
         elif ar.is_archive(head):

@@ -90,10 +90,15 @@ def callee_name(call: CallBase) -> str | None:
 
 def classify(call: CallBase, has_rule: RuleLookup) -> CallKind:
     """The kind of `call`; `has_rule(name)` tells whether the rule table covers a name."""
-    name = callee_name(call)
+    fn = call.called_function
+    return CallKind.UNKNOWN if fn is None else classify_function(fn, has_rule)
+
+
+def classify_function(fn: Function, has_rule: RuleLookup) -> CallKind:
+    """The kind of every direct call of `fn` (see `classify`)."""
+    name = math_name(fn) or fn.name
     if name is None:
         return CallKind.UNKNOWN
-    fn = call.called_function
     if is_inactive_function(fn):
         return CallKind.INACTIVE
     if has_custom_gradient(fn):

@@ -8,6 +8,10 @@ accumulates into `@d_g` like into any shadow memory. A global registered inactiv
 (`!enzyme_inactive`, which `markers` attaches for C's `__enzyme_inactive_global`)
 may be written with active values: nothing flows through it. Any other global
 written with an active value is a compile-time error (`reverse.check_store_forward`).
+Where a pointer into a registered inactive or a read-only global stands for
+shadowed memory (selected with an active pointer, stored into an object a
+differentiated callee reads), its shadow is zeroed scratch: derivatives of
+constants go nowhere.
 
 Constant expressions over a shadowed global (`getelementptr (i8, ptr @g, i64 8)`)
 are shadowed too; their shadow is the same expression over the shadow global.
@@ -56,6 +60,16 @@ def shadow_of_global(module: Module, gv: GlobalValue) -> GlobalValue | None:
 def is_inactive_global(gv: Value) -> bool:
     """Registered inactive: active values may be stored into it without a shadow."""
     return isinstance(gv, GlobalVariable) and INACTIVE_KIND in gv.metadata
+
+
+def has_zero_shadow(gv: Value) -> bool:
+    """A global whose memory carries no derivative although a pointer into it may
+    stand where shadowed memory does (`select c, ptr @table, ptr %x`, a struct field
+    a differentiated callee reads): registered inactive, or read-only (`constant`:
+    C's `const` tables, which the program cannot write). Its shadow is zeroed
+    scratch of its size (`synth.gradient_utils`)."""
+    return isinstance(gv, GlobalVariable) and (is_inactive_global(gv) or gv.is_constant) \
+        and SHADOW_KIND not in gv.metadata
 
 
 def base_global(c: Value) -> GlobalValue | None:

@@ -43,10 +43,11 @@ from enzc.ir.loops import LoopInfo
 from enzc.ir.metadata import Metadata
 from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.types import FloatType, IntType, PointerType, Type, VectorType
-from enzc.ir.values import Argument, ConstantExpr, Value
+from enzc.ir.values import Argument, Constant, ConstantExpr, Value
 
 from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
 from enzc.ad.analysis.calls import CallKind, RuleLookup, call_attributes, callee_name, classify
+from enzc.ad.analysis.globals_shadow import base_global, has_zero_shadow
 from enzc.ad.typeanalysis.blas_abi import blas_callee
 from enzc.ad.typeanalysis.tbaa import TBAAReader
 
@@ -110,6 +111,14 @@ def underlying_objects(ptr: Value) -> list[Value]:
         if len(seen) > 4 * _MAX_OBJECTS or len(out) > _MAX_OBJECTS:
             return [UNKNOWN]
     return out
+
+
+def into_zero_globals(ptr: Value) -> bool:
+    """Whether `ptr` is an address computed only from globals with a zero shadow
+    (`globals_shadow.has_zero_shadow`: `getelementptr double, ptr @table, i64 %i`
+    on one side of a select)."""
+    objects = underlying_objects(ptr)
+    return bool(objects) and all(isinstance(o, Constant) and has_zero_shadow(base_global(o)) for o in objects)
 
 
 def is_fresh_allocation(v: Value) -> bool:

@@ -4,17 +4,19 @@ The shadow of a function pointer `fp` is a pointer to a constant global pair
 `{ptr @augmented_f, ptr @reverse_f}` of the function `f` it points to. enzc
 differentiates whole programs (every translation unit is merged before AD), so
 the shadow is found by looking `fp` up among the module's *candidate* targets:
-defined functions of the call's type whose address is taken somewhere (any
-reference to `@f` that is not a direct call); an address-taken declaration of
-the call's type (a library function without bitcode) is a compile-time error,
-since no derivative could be made for it. At an active indirect call the
-forward pass computes the pair from `fp` (a chain of compares and selects),
-calls the augmented function through it, and keeps the pair as a forward value;
-the reverse pass calls the reverse function through the looked-up pair. Forward
-mode picks the forward derivative of the target the same way (`pick_derivative`). No
-shadow memory for function pointers is needed: tables of function pointers in
-constant globals, structs of function pointers and pointers passed as `const`
-arguments all work alike.
+functions of the call's type used as values somewhere (an operand that is not the
+callee of a direct call, read from the parsed IR). A declaration among them is
+differentiated through a wrapper that calls it when the rule table, a user's
+derivative or an inactive mark covers it (`sin` in a table next to user
+functions); any other declaration is a compile-time error, since no derivative
+could be made for it. At an active indirect call the forward pass computes the
+pair from `fp` (a chain of compares and selects), calls the augmented function
+through it, and keeps the pair as a forward value; the reverse pass calls the
+reverse function through the looked-up pair. In forward mode the forward
+derivative of the target is chosen the same way (`function_of_pointer`) and
+called. No shadow memory for function pointers is needed: tables of function
+pointers in constant globals, structs of function pointers and pointers passed
+as `const` arguments all work alike.
 
 Every candidate is derived for the call site's own signature (which arguments
 carry shadows or adjoints, whether the result is active), so all pairs reached
@@ -33,9 +35,11 @@ from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import CallBase
 from enzc.ir.libc import declare
 from enzc.ir.module import Function, GlobalVariable, Module
-from enzc.ir.printer import print_function
-from enzc.ir.types import I32, I64, PTR, ArrayType, FunctionType, IntType, StructType
-from enzc.ir.values import ConstantAggregate, ConstantInt, Value
+from enzc.ir.types import I32, I64, PTR, VOID, ArrayType, FunctionType, IntType, StructType
+from enzc.ir.values import Constant, ConstantAggregate, ConstantInt, GlobalValue, Value, iter_constant_operands
+
+from enzc.ad.analysis.calls import CallKind, RuleLookup, classify_function
+from enzc.ad.analysis.gradient_state import GradientState
 
 PAIR = StructType((PTR, PTR))
 """`{augmented, reverse}`: the shadow of a function."""
@@ -54,38 +58,63 @@ _address_taken: dict[int, tuple[weakref.ref, set[str]]] = {}
 
 
 def address_taken(module: Module) -> set[str]:
-    """Names of functions referenced other than as a direct callee (computed once)."""
+    """Names of functions used as values (not as the callee of a direct call): in
+    global initializers, alias targets and the operands of instructions, inside
+    constant expressions and aggregates too (computed once per module)."""
     got = _address_taken.get(id(module))
     if got is not None and got[0]() is module:
         return got[1]
-    texts: list[str] = []
+    found: set[str] = set()
     for gv in module.globals.values():
         if gv.initializer is not None:
-            texts.append(gv.initializer.ref())
+            _functions_in(gv.initializer, found)
     for a in module.aliases.values():
-        texts.append(a.target.ref())
+        _functions_in(a.target, found)
     for fn in module.functions.values():
         name = fn.name or ""
-        if fn.is_declaration or name.startswith(_DERIVED_PREFIXES):
+        if fn.is_declaration or name.startswith(_DERIVED_PREFIXES) or not _may_take_addresses(fn, module):
             continue
-        texts.append(fn.source_text if not fn.is_materialized and fn.source_text else _body(fn))
-    names = set(module.functions)
-    found: set[str] = set()
-    for m in _REFERENCE.finditer("\n".join(texts)):
-        ref = m.group(1) or m.group(2)
-        if ref in names:
-            found.add(ref)
+        for inst in fn.instructions():
+            operands = inst.operands
+            if isinstance(inst, CallBase) and isinstance(inst.callee, Function):
+                operands = operands[:-1]  # the callee of a direct call (the last operand)
+            for op in operands:
+                _functions_in(op, found)
     _address_taken[id(module)] = (weakref.ref(module), found)
     return found
 
 
-_REFERENCE = re.compile(r'@(?:"([^"]+)"|([-\w.$]+))(?!\s*\()')
-"""`@name` not followed by `(`: direct calls (and definitions) are `@name(`."""
+def _functions_in(value: Value, found: set[str]) -> None:
+    """Add the names of the functions `value` is or holds (through constants)."""
+    work = [value]
+    seen: set[int] = set()
+    while work:
+        v = work.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, Function):
+            found.add(v.name or "")
+        elif isinstance(v, Constant) and not isinstance(v, GlobalValue):
+            work.extend(iter_constant_operands(v))
 
 
-def _body(fn: Function) -> str:
-    text = print_function(fn)
-    return text.split("\n", 1)[1] if "\n" in text else ""  # the header names fn itself
+_NAME = re.compile(r'@(?:"([^"]*)"|([-\w.$]+))(.?)')
+"""A global name in IR text (quoted or not) and the character after it."""
+
+
+def _may_take_addresses(fn: Function, module: Module) -> bool:
+    """Whether `fn`'s body may use a function as a value. A body not yet parsed is
+    parsed only if its text names a function otherwise than right before `(` (a
+    direct callee is spelled `@f(`, a value never is): the text prunes, the parsed
+    operands decide."""
+    if fn.is_materialized or not fn.source_text:
+        return True
+    for m in _NAME.finditer(fn.source_text):
+        name = m.group(1) if m.group(1) is not None else m.group(2)
+        if m.group(3) != "(" and name in module.functions:
+            return True
+    return False
 
 
 def candidates(module: Module, call: CallBase) -> tuple[list[Function], list[Function]]:
@@ -100,6 +129,58 @@ def candidates(module: Module, call: CallBase) -> tuple[list[Function], list[Fun
             continue
         (external if fn.is_declaration else defined).append(fn)
     return defined, external
+
+
+def reachable_definitions(state: GradientState, call: CallBase,
+                          has_rule: RuleLookup) -> list[tuple[Function, Function]]:
+    """The candidates of an active indirect `call`, each as (the address the pointer
+    is compared with, the defined function to differentiate): a definition itself; a
+    declaration with a derivative rule (`sin` in a table next to user functions; the
+    rule table's lookup is `has_rule`), a user's derivative or marked inactive,
+    through a wrapper that calls it. A compile-time error if another declaration of
+    the call's type is address-taken, or nothing is."""
+    defined, external = candidates(state.module, call)
+    targets = [(fn, fn) for fn in defined]
+    for fn in external:
+        kind = classify_function(fn, has_rule)
+        if kind not in (CallKind.RULE, CallKind.CUSTOM, CallKind.INACTIVE):
+            name = fn.name
+            raise state.error(call, f"an active indirect call may reach '{name}', which has no body in the "
+                                    "program's bitcode to differentiate",
+                              "call it through a small function defined in the program, or provide a custom "
+                              f"derivative (__enzyme_register_gradient_{name})")
+        targets.append((fn, _rule_wrapper(state.module, fn)))
+    if not targets:
+        raise state.error(call, "cannot differentiate an indirect call: no function of its type has its address "
+                                "taken in the program", "call the function directly")
+    return targets
+
+
+def _rule_wrapper(module: Module, fn: Function) -> Function:
+    """`define internal T @__enzc_wrap.f(args) { ret call @f(args) }` (made once): a
+    body whose derivative the rule table gives, standing for declared `f`."""
+    name = f"__enzc_wrap.{fn.name}"
+    got = module.functions.get(name)
+    if got is not None:
+        return got
+    wrapper = module.add_function(name, fn.function_type)
+    wrapper.linkage.words = ["internal"]
+    wrapper.blocks = []
+    b = IRBuilder(new_block(wrapper, "entry"))
+    result = b.call(fn, list(wrapper.args), "r" if fn.function_type.ret != VOID else "")
+    b.ret(result if fn.function_type.ret != VOID else None)
+    return wrapper
+
+
+def function_of_pointer(module: Module, b: IRBuilder, fp: Value, targets: list[tuple[Function, Function]]) -> Value:
+    """Forward-mode code at `b`: of the (address, derived function) `targets` (all
+    derived functions of one type), the derived function of the address `fp` holds,
+    chosen by compares and selects (a function that reports the unknown target and
+    aborts if none)."""
+    chosen: Value = _trap_function(module, targets[0][1].function_type)
+    for address, derived in reversed(targets):
+        chosen = b.select(b.icmp("eq", fp, address, "fp.is"), derived, chosen, "fp.fwd")
+    return chosen
 
 
 def pair_global(module: Module, split: DerivedPair) -> GlobalVariable:
@@ -120,16 +201,6 @@ def shadow_of_pointer(module: Module, b: IRBuilder, fp: Value, targets: list[tup
         hit = b.icmp("eq", fp, fn, "fp.is")
         shadow = b.select(hit, pair_global(module, split), shadow, "fp.shadow")
     return shadow
-
-
-def pick_derivative(module: Module, b: IRBuilder, fp: Value, targets: list[tuple[Function, Function]]) -> Value:
-    """Forward mode: the derivative (of `targets`, function -> its derivative) of the
-    function `fp` points to; one that aborts with `MESSAGE` if none."""
-    chosen: Value = _trap_function(module, targets[0][1].function_type)
-    for fn, derivative in reversed(targets):
-        hit = b.icmp("eq", fp, fn, "fp.is")
-        chosen = b.select(hit, derivative, chosen, "fp.fwd")
-    return chosen
 
 
 def _unknown_pair(module: Module, like: DerivedPair) -> GlobalVariable:

@@ -11,9 +11,16 @@ such moves are given their real type from type analysis:
 
 (`<2 x float>` for two floats, `ptr` with `ptrtoint`/`inttoptr` for pointers,
 whose shadows then move too; an `inttoptr` of such loaded bits becomes the loaded
-pointer). Bytes that hold integers stay as they are. A
-floating or unknown-typed integer value that reaches shadowed memory any other
-way (integer arithmetic, phis of bits) is a compile-time error naming it.
+pointer). Bytes that hold integers stay as they are. A move whose bytes mix
+floats and integers (a `struct { float v; int id; }` copied as `i64`) is split
+into one typed access per field (`intpieces`). Where type analysis has no answer
+the type the pointer is indexed with decides (`typeanalysis.indexed_types`). A
+store of bits that carry nothing active over shadowed memory (`memset(x, 0, 8)`,
+a double copied from a constant table: `store i64 <bits>`) takes the type of the
+memory it overwrites, so the shadow of the overwritten floats is cleared as for a
+`store double`. A floating or unknown-typed integer value that reaches shadowed
+memory any other way (integer arithmetic, phis of bits) is a compile-time error
+naming it.
 """
 
 from __future__ import annotations
@@ -24,15 +31,22 @@ from enzc.ir.instructions import BinaryOp, CallBase, Cast, Freeze, InsertElement
 from enzc.ir.instructions import Ret, Select, Store
 from enzc.ir.module import Function, Module
 from enzc.ir.types import PTR, FloatType, IntType, PointerType, Type, VectorType
-from enzc.ir.values import Use, Value
+from enzc.ir.values import ConstantInt, Use, Value
 
 from enzc.ad.analysis.activity import Activity
 from enzc.ad.analysis.uses import reaches
+from enzc.ad.memory.intpieces import Piece, Splitter, constant_piece
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
+from enzc.ad.typeanalysis.indexed_types import indexed_segments
 from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_field
-from enzc.ad.typeanalysis.results import TypeResults
+from enzc.ad.typeanalysis.results import Segment, TypeResults
 from enzc.ad.typeanalysis.tbaa import INTEGER_TYPE_NAMES, TBAAReader
-from enzc.ad.typeanalysis.typetree import BaseType, Kind
+from enzc.ad.typeanalysis.typetree import INTEGER, BaseType, Kind, float_type
+
+Moved = Type | tuple[Piece, ...] | str | None
+"""What an integer move really moves: a float, vector or pointer type, the typed
+pieces of a mix, None for integers, or why it cannot be told."""
+
 
 _HINT = ("copy the values as double/float (not through integer types or unions) in the "
          "differentiated code")
@@ -49,52 +63,77 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
 
     settled: set[int] = set()
     """Moves found to hold integers (they stay)."""
+    splitter = Splitter()
     while True:
-        candidates = [i for i in fn.instructions() if id(i) not in settled and _touches_shadow(i, activity)]
+        candidates = [i for i in fn.instructions()
+                      if id(i) not in settled and id(i) not in splitter.typed and _touches_shadow(i, activity)]
+        candidates.sort(key=lambda i: not isinstance(i, Load))  # loads first: stores reuse their pieces
         if not candidates:
-            _check_integer_pointers(module, fn, activity)
-            _check_float_bits(module, fn, activity)
-            return activity
+            break
         results, tbaa = types.analyze(fn), TBAAReader(module)
-        reals = [_moved_type(results, tbaa, inst, layout)
+        reals = [_moved_type(results, tbaa, inst, layout, activity)
                  for inst in candidates]  # all before rewriting: the results describe these values
         if any(_undecided(inst, real, activity) for inst, real in zip(candidates, reals)):
-            reals = _by_call_sites(types, tbaa, fn, candidates, reals, layout)
+            reals = _by_call_sites(types, tbaa, fn, candidates, reals, layout, activity)
         changed = False
         for inst, real in zip(candidates, reals):
+            if isinstance(inst, Store) and (known := _known_bits(inst.value, splitter)) is not None:
+                real = known  # the bits of a typed value (a load retyped or split before): that type
             if _undecided(inst, real, activity):
                 raise ad_error(module, inst, fn.name or "?",
                                f"cannot tell whether the {inst.value.type} stored here holds floating-point "
                                f"data: {real}", _HINT)
             if real is None or isinstance(real, str):
                 settled.add(id(inst))
+                continue
+            if isinstance(real, tuple) and isinstance(inst, Store) and _may_carry_active_bits(inst.value, activity) \
+                    and splitter.pieces_of(inst.value) != real:
+                raise ad_error(module, inst, fn.name or "?",
+                               f"cannot tell which bytes of the {inst.value.type} stored here hold floating-point "
+                               "data: they mix types and were not loaded as one typed object", _HINT)
+            changed = True
+            if isinstance(real, tuple):
+                if isinstance(inst, Load):
+                    splitter.split_load(inst, real)
+                else:
+                    splitter.split_store(inst, real)  # type: ignore[arg-type]
             elif isinstance(inst, Load):
                 _retype_load(inst, real)
-                changed = True
             else:
                 _retype_store(inst, real)  # type: ignore[arg-type]
-                changed = True
         if not changed:
-            _check_integer_pointers(module, fn, activity)
-            _check_float_bits(module, fn, activity)
-            return activity
+            break
+        splitter.remove_unused()
         types.forget(fn)  # its body changed
         activity = reanalyze()
+    _check_integer_pointers(module, fn, activity)
+    _check_float_bits(module, fn, activity)
+    return activity
 
 
-def _undecided(inst: Instruction, real: Type | str | None, activity: Activity) -> bool:
+def _known_bits(value: Value, splitter: Splitter) -> Moved:
+    """What integer `value` is, when it is the bits of a typed value: a float, float
+    vector or pointer cast to an integer, or the integer rebuilt from a split load."""
+    if isinstance(value, Cast) and value.opcode in ("bitcast", "ptrtoint"):
+        source = value.operand(0).type
+        if isinstance(source.scalar, FloatType) or source == PTR:
+            return source
+    return splitter.pieces_of(value)
+
+
+def _undecided(inst: Instruction, real: Moved, activity: Activity) -> bool:
     """A store whose bytes have no known type while they may carry active data."""
     return isinstance(real, str) and isinstance(inst, Store) and _may_carry_active_bits(inst.value, activity)
 
 
 def _by_call_sites(types: TypeAnalysis, tbaa: TBAAReader, fn: Function, candidates: list[Instruction],
-                   reals: list[Type | str | None], layout: DataLayout) -> list[Type | str | None]:
+                   reals: list[Moved], layout: DataLayout, activity: Activity) -> list[Moved]:
     """The moves without a known type typed from what every call site of `fn` says of
     its arguments (a helper that copies whatever its caller hands it, typed there)."""
     by_callers = types.call_site_results(fn)
     if by_callers is None:
         return reals
-    return [_moved_type(by_callers, tbaa, inst, layout) if isinstance(real, str) else real
+    return [_moved_type(by_callers, tbaa, inst, layout, activity) if isinstance(real, str) else real
             for inst, real in zip(candidates, reals)]
 
 
@@ -158,14 +197,44 @@ def _touches_shadow(inst: Instruction, activity: Activity) -> bool:
     return False
 
 
-def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout: DataLayout) -> Type | str | None:
-    """What an integer move really moves (see `_real_type`): an integer when its own
-    `!tbaa` tag or the declared type of the local object it touches says so (only
-    integers are taken from there: a declared pointer may point at chars), else
-    what type analysis says."""
+def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout: DataLayout,
+                activity: Activity) -> Moved:
+    """What an integer move really moves (see `_from_segments`): an integer when its
+    own `!tbaa` tag or the declared type of the local object it touches says so
+    (only integers are taken from there: a declared pointer may point at chars), else
+    what type analysis says of the moved value, or where it has no answer what the
+    type the pointer is indexed with declares (`indexed_types`). A store of bits that carry nothing
+    active (a constant: `memset(&x, 0, 8)` or a double copied from a constant table
+    become `store i64`) takes the type of the memory it overwrites instead, so that
+    the shadow of overwritten floats is cleared like for a `store double`."""
     if _tagged_integer(tbaa, inst) or isinstance(_declared(inst, layout), IntType):
         return None
-    return _real_type(types, inst if isinstance(inst, Load) else inst.value, layout)  # type: ignore[attr-defined]
+    value = inst if isinstance(inst, Load) else inst.value  # type: ignore[attr-defined]
+    size = layout.size_of(value.type)
+    declared = indexed_segments(inst.ptr, size, layout)  # type: ignore[attr-defined]
+    if isinstance(inst, Store) and activity.has_shadow(inst.ptr) and not _may_carry_active_bits(value, activity):
+        memory = types.memory_layout(inst.ptr, 0, size)
+        if declared is not None and any(s.type.kind is Kind.CONFLICT for s in memory):
+            memory = declared
+        return _from_segments(memory, value.type, layout, overwrite=True)
+    real = _from_segments(types.value_layout(value), value.type, layout)
+    if isinstance(real, str) and isinstance(inst, Load) and declared is None:
+        declared = _declared_by_stores(inst, size, layout)  # a load only stored: where it goes
+    if isinstance(real, str) and declared is not None:
+        return _from_segments(declared, value.type, layout)
+    return real
+
+
+def _declared_by_stores(load: Load, size: int, layout: DataLayout) -> list[Segment] | None:
+    """The declared segments every store of `load`'s value agrees on, if those
+    stores are all its users (a struct copied from a place type analysis cannot
+    type to one whose indexing type declares it)."""
+    found: list[list[Segment] | None] = [indexed_segments(u.user.ptr, size, layout)
+                                         if isinstance(u.user, Store) and u.index == 0 else None
+                                         for u in load.uses]
+    if not found or any(f is None or f != found[0] for f in found):
+        return None
+    return found[0]
 
 
 def _declared(inst: Instruction, layout: DataLayout) -> Type | None:
@@ -199,11 +268,49 @@ def _wide_int(t: Type) -> bool:
     return isinstance(t, IntType) and t.bits >= 16 and t.bits % 8 == 0
 
 
-def _real_type(types: TypeResults, value: Value, layout: DataLayout) -> Type | str | None:
-    """The float/vector/pointer type an integer value really holds; None for
-    integers; a reason string when unknown or conflicting."""
-    t: BaseType = types.type_of(value)
-    bits = value.type.bits  # type: ignore[attr-defined]
+def _from_segments(segments: list[Segment], moved: Type, layout: DataLayout,
+                   overwrite: bool = False) -> Type | tuple[Piece, ...] | str | None:
+    """The float/vector/pointer type an integer of type `moved` with these byte
+    `segments` really holds, or the typed pieces of a mix; None for integers; a reason
+    string when unknown or conflicting. With `overwrite` (inactive bits stored over
+    memory with a shadow) bytes of unknown or conflicting type count as floats: what
+    they held, if it was a derivative, is gone."""
+    bits = moved.bits  # type: ignore[attr-defined]
+    if overwrite:
+        segments = [_overwritten(s) for s in segments]
+    if len(segments) == 1 and segments[0].size * 8 == bits:
+        whole = _whole(segments[0].type, bits, layout)
+        return None if overwrite and whole == PTR else whole  # a constant address: stays an integer
+    pieces: list[Piece] = []
+    for seg in segments:
+        match seg.type.kind:
+            case Kind.FLOAT:
+                elem = FloatType(seg.type.float_kind)  # type: ignore[arg-type]
+                width = layout.size_of(elem)
+                if seg.size % width or width not in (2, 4, 8):
+                    return "its bytes split a floating-point value"
+                pieces += [Piece(seg.offset + k, elem) for k in range(0, seg.size, width)]
+            case Kind.POINTER:
+                if seg.size != layout.size_of(PTR) or overwrite:
+                    pieces.append(Piece(seg.offset, IntType(8 * seg.size)))
+                else:
+                    pieces.append(Piece(seg.offset, PTR))
+            case Kind.INTEGER | Kind.ANYTHING:
+                last = pieces[-1] if pieces else None
+                if last is not None and isinstance(last.type, IntType) and last.offset + last.size == seg.offset:
+                    pieces[-1] = Piece(last.offset, IntType(last.type.bits + 8 * seg.size))
+                else:
+                    pieces.append(Piece(seg.offset, IntType(8 * seg.size)))
+            case Kind.CONFLICT:
+                return "it is used as two different types"
+            case _:
+                return "nothing in the differentiated code says what its bytes are"
+    if all(isinstance(p.type, IntType) for p in pieces):
+        return None
+    return tuple(pieces)
+
+
+def _whole(t: BaseType, bits: int, layout: DataLayout) -> Type | str | None:
     match t.kind:
         case Kind.FLOAT:
             elem = FloatType(t.float_kind)  # type: ignore[arg-type]
@@ -222,6 +329,19 @@ def _real_type(types: TypeResults, value: Value, layout: DataLayout) -> Type | s
     return "nothing in the differentiated code says what its bytes are"
 
 
+def _overwritten(seg: Segment) -> Segment:
+    """A segment of memory overwritten by inactive bits: unknown (or conflicting,
+    or `Anything`: the stored zero itself says nothing) bytes may have held floats,
+    and are treated as doubles (or floats) so their shadow is cleared."""
+    if seg.type.kind not in (Kind.UNKNOWN, Kind.ANYTHING, Kind.CONFLICT):
+        return seg
+    if seg.size % 8 == 0:
+        return Segment(seg.offset, seg.size, float_type("double"))
+    if seg.size % 4 == 0:
+        return Segment(seg.offset, seg.size, float_type("float"))
+    return Segment(seg.offset, seg.size, INTEGER)
+
+
 def _retype_load(load: Load, real: Type) -> None:
     b = IRBuilder()
     b.position_before(load)
@@ -230,12 +350,11 @@ def _retype_load(load: Load, real: Type) -> None:
     back = b.cast("ptrtoint" if real == PTR else "bitcast", typed, load.type, (load.name or "v") + ".bits")
     load.replace_all_uses_with(back)
     load.erase()
-    if real == PTR:  # the pointer itself where the bits become a pointer again: its shadow follows
-        for use in list(back.uses):
-            user = use.user
-            if isinstance(user, Cast) and user.opcode == "inttoptr" and user.type == typed.type:
-                user.replace_all_uses_with(typed)
-                user.erase()
+    for use in list(back.uses):  # where the bits become a float or pointer again: the loaded value
+        user = use.user
+        if isinstance(user, Cast) and user.opcode in ("inttoptr", "bitcast") and user.type == typed.type:
+            user.replace_all_uses_with(typed)
+            user.erase()
 
 
 def _retype_store(store: Store, real: Type) -> None:
@@ -245,6 +364,8 @@ def _retype_store(store: Store, real: Type) -> None:
     match value:
         case Cast(opcode="bitcast" | "ptrtoint") if value.operand(0).type == real:
             typed = value.operand(0)
+        case ConstantInt() if isinstance(real, FloatType):
+            typed = constant_piece(value, Piece(0, real), b)
         case _:
             typed = b.cast("inttoptr" if real == PTR else "bitcast", value, real, "v.typed")
     new = b.store(typed, store.ptr, align=store.align)
@@ -284,6 +405,10 @@ def _may_carry_active_bits(v: Value, activity: Activity, arithmetic: bool = Fals
                 work.extend((x.true_value, x.false_value))
             case Freeze():
                 work.append(x.operand(0))
+            case Cast(opcode="zext" | "sext" | "trunc"):
+                work.append(x.operand(0))
+            case BinaryOp(opcode="or" | "and" | "xor" | "shl" | "lshr" | "ashr"):
+                work.extend(x.operands)  # moves bits (a split load's rebuilt integer)
             case BinaryOp() if arithmetic:
                 work.extend(x.operands)
     return False

@@ -5,8 +5,10 @@ copied, `d_src[i] += d_dst[i]; d_dst[i] = 0` in the element's own type: 8 bytes
 of one double give one double adjoint, 8 bytes of two floats two float adjoints,
 and integer or pointer bytes none. Type analysis (`TypeResults.copy_layout`)
 says which bytes hold what; where it cannot, the element type an allocation or
-every access through the copied pointers shows is used, and otherwise the copy is
-a compile-time error naming it (never a guessed adjoint).
+every access through the copied pointers shows is used, then the type both
+pointers are indexed with (`typeanalysis.indexed_types`: `&b->vals[i]` walks
+doubles in a struct that also holds ints), and otherwise the copy is a
+compile-time error naming it (never a guessed adjoint).
 
 One helper per float type does the element loop; it walks forwards when the
 destination shadow lies above the source shadow and backwards otherwise, which
@@ -20,13 +22,14 @@ from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Store
 from enzc.ir.libc import define_helper
 from enzc.ir.module import Function
-from enzc.ir.types import I8, I64, PTR, VOID, FloatType, FunctionType
+from enzc.ir.types import I8, I64, PTR, VOID, FloatType, FunctionType, Type
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.activity import float_leaves
 from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
-from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers
+from enzc.ad.typeanalysis.indexed_types import declared_segments, indexed_type
+from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers, multiple_of
 from enzc.ad.typeanalysis.results import CopyLayout, Segment
 from enzc.ad.typeanalysis.typetree import Kind, float_type
 
@@ -75,10 +78,13 @@ def copy_layout(gu: GradientState, call: CallBase) -> CopyLayout:
         return gu.types.copy_layout(call, _no_data_in(gu, call.args[1]))
     except TypeAnalysisError as err:
         elem = _agreed_element_type(gu, call)
-        if elem is None:
+        if elem is not None:
+            size = gu.layout.alloc_size_of(elem)
+            return CopyLayout((Segment(0, size, float_type(elem.kind)),), size)
+        indexed = _indexed_element_layout(gu, call)
+        if indexed is None:
             raise gu.error(call, err.reason, err.hint) from None
-        size = gu.layout.alloc_size_of(elem)
-        return CopyLayout((Segment(0, size, float_type(elem.kind)),), size)
+        return indexed
 
 
 def _no_data_in(gu: GradientState, src: Value):
@@ -163,6 +169,15 @@ def repeated_layout(gu: GradientState, ptr: Value) -> CopyLayout:
                    "differentiated code")
 
 
+def _declared_element(ptr: Value, gu: GradientState) -> Type | None:
+    """The type `ptr` is indexed with, or the declared type of the local object it
+    is the start of."""
+    located = alloca_offset(ptr, TypeSeeds(gu.layout))
+    if located is not None and located[1] == 0 and located[0].count is None:
+        return located[0].allocated_type
+    return indexed_type(ptr)
+
+
 def _agreed_element_type(gu: GradientState, call: CallBase) -> FloatType | None:
     types = {t for t in (_element_float_type(gu, call.args[0]), _element_float_type(gu, call.args[1]))
              if t is not None}
@@ -189,6 +204,21 @@ def _element_float_type(gu: GradientState, ptr: Value) -> FloatType | None:
     if len(seen) == 1 and isinstance(only := next(iter(seen)), FloatType):
         return only
     return None
+
+
+def _indexed_element_layout(gu: GradientState, call: CallBase) -> CopyLayout | None:
+    """The copy as elements of the type its pointers are indexed with
+    (`memmove(&b->vals[i + 1], &b->vals[i], ...)`: `getelementptr double, ptr %b,
+    i64 %i`; see `indexed_types`) or the declared type of the local object one of them
+    starts (`struct S tmp = a[i]`), when they agree and the length is a multiple of
+    its size."""
+    elems = {t for t in (_declared_element(p, gu) for p in call.args[:2]) if t is not None}
+    elem = elems.pop() if len(elems) == 1 else None
+    segments = declared_segments(elem, gu.layout) if elem is not None else None
+    size = gu.layout.alloc_size_of(elem) if elem is not None else 0
+    if segments is None or size == 0 or multiple_of(call.args[2]) % size:
+        return None
+    return CopyLayout(tuple(segments), size)
 
 
 # -- the element loop ----------------------------------------------------------------------------------

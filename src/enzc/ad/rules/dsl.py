@@ -9,16 +9,17 @@ exponent) stay integers until mixed with floats.
 
 from __future__ import annotations
 
+import math
 import re
-import struct
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Protocol
 
 from enzc.ir.builder import IRBuilder, get_or_insert_function
 from enzc.ir.module import Module
 from enzc.ir.types import FloatType, FunctionType, I32, IntType, Type, VectorType
-from enzc.ir.values import ConstantInt, Value, const_fp
+from enzc.ir.values import ConstantFP, ConstantInt, ConstantSplat, Value, const_fp
 
 PARAMS = ("x", "y", "z")
 """Names of the call's arguments in rule expressions, in order."""
@@ -41,7 +42,8 @@ class RuleError(ValueError):
 
 @dataclass(frozen=True)
 class Num:
-    value: float
+    value: Fraction
+    """Exactly the decimal of the rule text (rounded once, to the call's type, when emitted)."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,7 @@ def parse(text: str) -> object:
     def primary() -> object:
         kind, val = take()
         if kind == "num":
-            return Num(float(val))
+            return Num(Fraction(val))
         if kind == "id":
             if peek()[1] == "(":
                 take("(")
@@ -202,7 +204,7 @@ def emit(tree: object, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) 
     def to_float(v: Value) -> Value:
         if isinstance(v.type.scalar, IntType):
             if isinstance(v, ConstantInt):
-                return const_fp(ftype, float(v.value))
+                return typed_constant(Fraction(v.value), ftype)
             return b.sitofp(v, ftype, "ri")
         return v
 
@@ -211,7 +213,7 @@ def emit(tree: object, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) 
             case Num(value=v):
                 if want_int and v == int(v):
                     return ConstantInt(I32, int(v))
-                return const_fp(ftype, representable(v, ftype))
+                return typed_constant(v, ftype)
             case Var(name=n):
                 return var(n)
             case Unary(operand=x):
@@ -270,12 +272,52 @@ def emit_condition(tree: object, b: IRBuilder, module: Module, ftype: Type, env:
 _PREDICATES = {"<": "olt", ">": "ogt", "<=": "ole", ">=": "oge", "==": "oeq"}
 
 
-def representable(value: float, t: Type) -> float:
-    """`value` rounded to the precision of `t`'s scalar type (LLVM rejects inexact
-    float constants); double and wider keep the Python double."""
-    kind = t.scalar.kind  # type: ignore[attr-defined]
-    fmt = {"float": "f", "half": "e"}.get(kind)
-    return struct.unpack(fmt, struct.pack(fmt, value))[0] if fmt else value
+_PRECISION = {"half": 11, "bfloat": 8, "float": 24, "double": 53, "x86_fp80": 64, "fp128": 113}
+"""Significand bits of each float kind (with the leading one)."""
+
+
+def typed_constant(value: Fraction, t: Type) -> Value:
+    """`value` rounded once (to nearest, ties to even) to the precision of `t`'s
+    scalar type, as a constant of `t` (a splat for vectors): a rule's `0.693...` in
+    a `float` derivative is the float nearest ln 2, in a `long double` one the
+    x86_fp80 nearest it, not a double's digits."""
+    scalar = t.scalar
+    bits = _PRECISION.get(scalar.kind)  # type: ignore[attr-defined]
+    if bits is None or value == 0:
+        return const_fp(t, float(value))
+    sign, m, e = _rounded(value, bits)
+    approx = sign * math.ldexp(m >> max(0, bits - 53), e + max(0, bits - 53))
+    if bits <= 53:
+        return const_fp(t, approx)
+    c = ConstantFP(scalar, approx, _wide_spelling(sign, m, e, scalar.kind))  # type: ignore[arg-type, attr-defined]
+    return ConstantSplat(t, c) if isinstance(t, VectorType) else c  # type: ignore[arg-type]
+
+
+def _rounded(value: Fraction, bits: int) -> tuple[int, int, int]:
+    """(sign, m, e) with `m` of exactly `bits` bits and |value| ~ m * 2**e, rounded to
+    nearest with ties to even (normal numbers: rule constants are)."""
+    sign = -1 if value < 0 else 1
+    a = abs(value)
+    e = a.numerator.bit_length() - a.denominator.bit_length()  # 2**e <= a < 2**(e+2)
+    if a < Fraction(2) ** e:
+        e -= 1
+    elif a >= Fraction(2) ** (e + 1):
+        e += 1
+    m = round(a / Fraction(2) ** (e - bits + 1))  # Fraction.__round__: ties to even
+    if m == 1 << bits:
+        m, e = m >> 1, e + 1
+    return sign, m, e - bits + 1
+
+
+def _wide_spelling(sign: int, m: int, e: int, kind: str) -> str:
+    """LLVM's hex spelling of sign * m * 2**e in x86_fp80 (`0xK`, explicit integer
+    bit) or fp128 (`0xL`, low 64 bits first)."""
+    if kind == "x86_fp80":
+        exponent = e + 63 + 16383
+        return "0xK%020X" % ((sign < 0) << 79 | exponent << 64 | m)
+    exponent = e + 112 + 16383
+    word = (sign < 0) << 127 | exponent << 112 | (m - (1 << 112))
+    return "0xL%016X%016X" % (word & ((1 << 64) - 1), word >> 64)
 
 
 def type_suffix(t: Type) -> str:

@@ -13,9 +13,10 @@ from __future__ import annotations
 from enzc.ad.rules.complex import OPERATIONS
 from enzc.ad.rules.dsl import D, Rule
 
-LN2 = "0.6931471805599453"
-LN10 = "2.302585092994046"
-TWO_OVER_SQRT_PI = "1.1283791670955126"
+LN2 = "0.693147180559945309417232121458176568"
+LN10 = "2.30258509299404568401799145468436421"
+TWO_OVER_SQRT_PI = "1.12837916709551257389615890312154517"
+"""36 digits: exact enough for fp128 (113 bits); each use is rounded once to its type."""
 
 TABLE: dict[str, Rule] = {
     # 0 at 0 (as Enzyme): sqrt(x*x + y*y) at the origin, or a guarded sqrt(0) whose

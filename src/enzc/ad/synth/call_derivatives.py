@@ -26,12 +26,11 @@ from enzc.ir.values import InlineAsm, Value
 from enzc.ad.analysis.activity import ArgActivity, carries_pointer
 from enzc.ad.analysis.calls import CallKind, classify
 from enzc.ad.analysis.memory_facts import underlying_object
-from enzc.ad.memory.fnptr import PAIR, candidates, shadow_of_pointer
+from enzc.ad.memory.fnptr import PAIR, reachable_definitions, shadow_of_pointer
 from enzc.ad.rules.table import has_rule
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.signature import CallRecord, Signature, augmented_type, reverse_type
 
-HINT_CUSTOM_ONLY = "provide a custom derivative (__enzyme_register_gradient_{name})"
 HINT = ("let the optimizer inline it (static inline / always_inline), provide a custom derivative "
         "(__enzyme_register_gradient_{name}) or mark it inactive (__enzyme_inactivefn)")
 
@@ -97,16 +96,8 @@ def _forward_indirect(gu: GradientUtils, call: CallBase) -> None:
     """Through a function pointer: call the augmented function of its shadow pair."""
     sig = callee_signature(gu, call)
     assert gu.derivatives is not None
-    defined, external = candidates(gu.module, call)
-    if external:
-        raise gu.error(call, f"an active indirect call may reach '{external[0].name}', which has no body "
-                             "in the program's bitcode to differentiate",
-                       "call it through a small function defined in the program, or "
-                       + HINT_CUSTOM_ONLY.format(name=external[0].name))
-    targets = [(fn, gu.derivatives.split(fn, sig)) for fn in defined]
-    if not targets:
-        raise gu.error(call, "cannot differentiate an indirect call: no function of its type has its "
-                             "address taken in the program", "call the function directly")
+    targets = [(address, gu.derivatives.split(body, sig))
+               for address, body in reachable_definitions(gu, call, has_rule)]
     b = _builder_at(gu, call)
     pair = shadow_of_pointer(gu.module, b, gu.new_value(call.callee), targets)
     pair.name = gu.label(call) + ".fn.shadow"

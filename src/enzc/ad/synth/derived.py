@@ -38,6 +38,7 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
     from enzc.ad.diagnostics import ad_error
 
     _reject_computed_goto(module, fn)
+    _reject_nonlocal_jumps(module, fn)
     try:
         original, _ = prepare(fn)
         lower_posix_memalign(original, module)
@@ -81,6 +82,29 @@ def _reject_computed_goto(module: Module, fn: Function) -> None:
             raise ad_error(module, block.terminator, fn.name or "?",
                            "cannot differentiate a computed goto (indirectbr)",
                            "use a switch over the targets instead of goto *label_address")
+
+
+_LONGJMPS = frozenset({"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk", "__libc_longjmp"})
+
+
+def _reject_nonlocal_jumps(module: Module, fn: Function) -> None:
+    """setjmp (any `returns_twice` callee) and longjmp: a jump out of a derived
+    function skips its tape's release and the reverse pass; a jump back into one
+    reruns part of its forward pass on a tape already written."""
+    from enzc.ad.diagnostics import ad_error
+    from enzc.ad.rules.library_hints import library_hint
+
+    for inst in fn.instructions():
+        if not isinstance(inst, CallBase):
+            continue
+        callee = inst.called_function
+        name = callee.name if isinstance(callee, Function) else None
+        twice = "returns_twice" in inst.fn_attrs or (
+            isinstance(callee, Function) and callee.has_attr("returns_twice", module))
+        if twice or name in _LONGJMPS:
+            raise ad_error(module, inst, fn.name or "?",
+                           f"cannot differentiate a non-local jump ({name or 'setjmp'})",
+                           library_hint("setjmp"))
 
 
 def _is_pointer(v: Value) -> bool:

@@ -15,9 +15,8 @@ the shadow: a load reads the tangent from the shadow, a store writes it there,
 shadow blocks, freed with them. Phis get tangent phis (filled once every block is
 visited). Libm and intrinsic calls use the rule table's partials
 (`dr = sum_i dr/dx_i * dx_i`); calls to defined functions call their own forward
-derivative (memoized per function and signature, so recursion works), calls
-through a function pointer the forward derivative of the function it points to
-(chosen at run time, `memory.fnptr`); a user's
+derivative (memoized per function and signature, so recursion works), through a
+function pointer that of the function it holds (`fnptr.function_of_pointer`); a user's
 forward derivative (`__enzyme_register_derivative_*`) replaces the call. Anything
 else that could carry a tangent is a compile-time error, as in reverse mode.
 """
@@ -32,13 +31,13 @@ from enzc.ir.instructions import CallBase, Instruction, Invoke, Load, Phi, Ret, 
 from enzc.ir.libc import declare
 from enzc.ir.module import Function, Module
 from enzc.ir.types import I1, I8, I64, VOID, ArrayType, FunctionType, PointerType, StructType, Type
-from enzc.ir.values import Constant, ConstantInt, Value
+from enzc.ir.values import Constant, ConstantInt, InlineAsm, Value
 
 from enzc.ad.analysis.activity import ArgActivity, carries_float, carries_pointer
 from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
 from enzc.ad.analysis.annotations import forward_derivative_of
 from enzc.ad.analysis.calls import CallKind, callee_name, classify
-from enzc.ad.memory.fnptr import candidates, pick_derivative
+from enzc.ad.memory.fnptr import function_of_pointer, reachable_definitions
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.derived import start_derived
@@ -295,12 +294,19 @@ class _Tangents:
         if not act.is_active_instruction(call) and not self.active(call):
             return
         fn = call.called_function
-        if fn is None or (isinstance(fn, Function) and not fn.is_declaration and allocator_of(call) is None):
+        if isinstance(fn, Function) and not fn.is_declaration and allocator_of(call) is None:
             self._defined(call, fn)
             return
         from enzc.ad.rules.library_hints import library_hint
 
         name = callee_name(call) or "an indirect callee"
+        if fn is None and not isinstance(call.callee, InlineAsm):
+            self._defined(call, None)  # through a function pointer
+            return
+        if fn is None:
+            raise gu.error(call, "cannot differentiate inline assembly that may be active",
+                           "write the computation in C (a builtin or a plain expression), or put the asm in "
+                           "a function of its own with a custom derivative (__enzyme_register_gradient_NAME)")
         raise gu.error(call, f"cannot differentiate call to external function '{name}' in forward mode",
                        library_hint(name) or HINT_CUSTOM.format(name=name))
 
@@ -361,9 +367,9 @@ class _Tangents:
             nc.erase()  # it computes the primal outputs too
 
     def _defined(self, call: CallBase, fn: Function | None) -> None:
-        """A call to a function that stayed a call (or through a pointer, `fn` None):
-        call its forward derivative, once for every lane (each differentiated
-        argument followed by its tangent or shadow of each lane)."""
+        """A call to a function that stayed a call (`fn`, or None through a function
+        pointer): call its forward derivative, once for every lane (each
+        differentiated argument followed by its tangent or shadow of each lane)."""
         gu = self.gu
         if id(call) in self.calls_done:
             return
@@ -393,9 +399,17 @@ class _Tangents:
         assert isinstance(nc, CallBase)
         b = self.b
         b.position_before(nc)
-        fd, callee = self._forward_callee(call, fn, sig)
-        ftype = fd.function.function_type
+        if fn is None:  # all candidates' derivatives have one type: any of them describes the call
+            targets = [(address, gu.derivatives.forward(body, sig))
+                       for address, body in reachable_definitions(gu, call, has_rule)]
+            callee = function_of_pointer(gu.module, b, self.new(call.callee),
+                                         [(address, fd.function) for address, fd in targets])
+            fd = targets[0][1]
+        else:
+            fd = gu.derivatives.forward(fn, sig)
+            callee = fd.function
         label = gu.label(call)
+        ftype = fd.function.function_type
         if isinstance(nc, Invoke):
             result = b.invoke(callee, args, nc.normal_dest, nc.unwind_dest, f"{label}.fwd", fn_type=ftype)
         else:
@@ -416,30 +430,6 @@ class _Tangents:
         gu.value_map[call] = primal
         gu.original_of[primal] = call
         nc.erase()
-
-    def _forward_callee(self, call: CallBase, fn: Function | None, sig: Signature) -> tuple[ForwardDerivative, Value]:
-        """The forward derivative to call: `fn`'s, or through a function pointer the one of
-        the function it points to, chosen at run time among the program's functions of the
-        call's type whose address is taken (`memory.fnptr`); all share one type."""
-        gu = self.gu
-        assert gu.derivatives is not None
-        if fn is not None:
-            fd = gu.derivatives.forward(fn, sig)
-            return fd, fd.function
-        defined, external = candidates(gu.module, call)
-        if external:
-            raise gu.error(call, f"an active indirect call may reach '{external[0].name}', which has no body "
-                                 "in the program's bitcode to differentiate",
-                           "call it through a small function defined in the program, or give it a "
-                           "forward derivative (__enzyme_register_derivative_*)")
-        if not defined:
-            raise gu.error(call, "cannot differentiate an indirect call: no function of its type has its "
-                                 "address taken in the program", "call the function directly")
-        targets = [(target, gu.derivatives.forward(target, sig)) for target in defined]
-        chosen = pick_derivative(gu.module, self.b, self.new(call.callee),
-                                 [(target, fd.function) for target, fd in targets])
-        chosen.name = gu.label(call) + ".fn.fwd"
-        return targets[0][1], chosen
 
     # -- returns ------------------------------------------------------------------------------
     def _return(self, ret: Ret) -> None:

@@ -34,18 +34,21 @@ from enzc.ir.loops import Loop, LoopInfo
 from enzc.ir.module import BasicBlock, Function, GlobalVariable, Module
 from enzc.ir.transforms import clone_instruction
 from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStructType, StructType, Type
-from enzc.ir.values import Constant, ConstantInt, GlobalValue, Value
+from enzc.ir.values import Argument, Constant, ConstantInt, GlobalValue, Value
 
 from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, float_leaves, slot_numbers
 from enzc.ad.analysis.allocations import allocator_of
-from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global, shadow_constant
-from enzc.ad.analysis.memory_facts import MemoryFacts
+from enzc.ad.analysis.globals_shadow import base_global, has_zero_shadow, shadow_constant
+from enzc.ad.analysis.memory_facts import MemoryFacts, into_zero_globals
 from enzc.ad.analysis.tripcount import TripCount, trip_count
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.memory.heap import shadow_allocation
 from enzc.ad.synth.signature import CallRecord, Derivatives
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.results import TypeResults
+
+MAX_GLOBAL_SINK = 64 * 1024
+"""Largest global whose zero shadow is a stack copy (`GradientUtils._zero_global_sink`)."""
 
 RECOMPUTE_DEPTH = 6
 """How deep a chain of pure instructions the reverse pass recomputes instead of caching."""
@@ -311,8 +314,9 @@ class GradientUtils:
             b.store(b.fadd(old, part, "acc.sum"), addr, align=leaf_align)
 
     # -- shadows -------------------------------------------------------------------------
-    def shadow(self, v: Value) -> Value:
-        """The forward shadow of original pointer `v` (created on first request)."""
+    def shadow(self, v: Value, user: Instruction | None = None) -> Value:
+        """The forward shadow of original pointer `v` (created on first request);
+        `user` is the phi or select that needs it (where an error points)."""
         got = self.shadows.get(v)
         if got is not None:
             return got
@@ -321,19 +325,23 @@ class GradientUtils:
             return sh
         if isinstance(v, Constant) and not isinstance(v, GlobalValue) and base_global(v) is None:
             return v  # null / undef: its shadow is the same constant
-        if isinstance(v, Constant) and isinstance(g := base_global(v), GlobalVariable) and is_inactive_global(g):
-            sh = self.shadows[v] = self._inactive_global_sink(v, g)
+        if isinstance(v, Constant) and isinstance(g := base_global(v), GlobalVariable) and has_zero_shadow(g):
+            sh = self.shadows[v] = self._zero_global_sink(v, g)
             return sh
         if isinstance(v, Constant) and (g := base_global(v)) is not None:
             raise self.error(None, f"the global '{g.name}' is used as active memory but has no shadow",
-                             "give it a shadow (!enzyme_shadow) or mark it inactive (__enzyme_inactive_global)")
+                             "give it a shadow (__enzyme_shadow_global, !enzyme_shadow), declare it const if "
+                             "the program never writes it, or mark it inactive (__enzyme_inactive_global)")
         if isinstance(v, Instruction) and derived_from_null(v):
             return self.new_value(v)  # null + offset (an empty range's end): the shadow of null is null
-        if not self.activity.has_shadow(v):
-            raise self.error(v if isinstance(v, Instruction) else None,
+        if not self.activity.has_shadow(v) and not into_zero_globals(v):
+            raise self.error(v if isinstance(v, Instruction) else user,
                              f"pointer {_spelling(v)} needs a shadow but does not point into memory "
                              "the AD tracks (mixed active and inactive pointers)",
-                             "pass the pointed-to memory with enzyme_dup, or mark it enzyme_const")
+                             "a pointer that may point into active data or into memory without a shadow (an "
+                             "enzyme_const argument, a pointer loaded from one): pass that memory with "
+                             "enzyme_dup and a zeroed shadow buffer, or read the two through separate "
+                             "pointers (if (c) v = a[i]; else v = x[j];)")
         assert isinstance(v, Instruction), "arguments' shadows are registered up front"
         nv = self.new_value(v)
         assert isinstance(nv, Instruction)
@@ -345,7 +353,7 @@ class GradientUtils:
                 sh = b.phi(v.type, [], name)
                 self.shadows[v] = sh
                 for val, blk in v.incoming:
-                    sh.add_incoming(self.shadow(val), self.new_block_of(blk))  # type: ignore[arg-type]
+                    sh.add_incoming(self.shadow(val, v), self.new_block_of(blk))  # type: ignore[arg-type]
                 return sh
             case Alloca():
                 sh = self._shadow_alloca(v, nv, name)
@@ -359,7 +367,7 @@ class GradientUtils:
                 b.position_after(nv)
                 sh = b.cast(v.opcode, base, v.type, name)
             case Select():
-                t, f = self.shadow(v.true_value), self.shadow(v.false_value)
+                t, f = self.shadow(v.true_value, v), self.shadow(v.false_value, v)
                 b.position_after(nv)
                 sh = b.select(self.new_value(v.condition), t, f, name)
             case Load():
@@ -391,19 +399,27 @@ class GradientUtils:
         count = self.new_value(v.count) if v.count is not None else None
         return self._zeroed_alloca(v.allocated_type, v.align, name, None if static else nv, count)
 
-    def _inactive_global_sink(self, v: Constant, g: GlobalVariable) -> Value:
-        """The shadow of a global registered inactive, where a pointer may point into
-        it or into shadowed memory (`select c, ptr %x, ptr @g`): zeroed scratch of
-        the same size, private to this call, so derivatives stored there go nowhere."""
+    def _zero_global_sink(self, v: Constant, g: GlobalVariable) -> Value:
+        """The shadow of a global without derivatives (`has_zero_shadow`) where a
+        pointer into it stands for shadowed memory: zeroed scratch of the same size,
+        an entry alloca private to this call, so derivatives stored there go nowhere
+        and tangents read there are 0 (`v` is `g` or a constant address over it: the
+        same offset into the scratch)."""
         sink = self.shadows.get(g)
         if sink is None:
-            sink = self.shadows[g] = self._zeroed_alloca(g.value_type, 16, f"{g.name}.inactive'")
+            size = self.layout.alloc_size_of(g.value_type)
+            if size > MAX_GLOBAL_SINK:
+                raise self.error(None, f"the constant global '{g.name}' ({size} bytes) is used where active "
+                                       "memory is: its zero derivative would need a stack copy of that size",
+                                 "read it through a pointer of its own, not one that may also point into active "
+                                 "data (if (c) v = table[i]; else v = x[j];)")
+            sink = self.shadows[g] = self._zeroed_alloca(g.value_type, 16, f"{g.name}.zero'")
         if v is g:
             return sink
         b = IRBuilder()  # a constant address over @g: the same offset into the sink
         b.position_before(next(i for i in self.new.entry.instructions if not isinstance(i, Alloca)))
         offset = b.sub(b.ptrtoint(v, I64, "off"), b.ptrtoint(g, I64, "base"), "off")
-        return b.gep(I8, sink, [offset], f"{g.name}.inactive.addr'")
+        return b.gep(I8, sink, [offset], f"{g.name}.zero.addr'")
 
     def _zeroed_alloca(self, ty: Type, align: int | None, name: str, after: Instruction | None = None,
                        count: Value | None = None) -> Instruction:
@@ -566,7 +582,9 @@ class GradientUtils:
 
 
 def _spelling(v: Value) -> str:
-    """`%x` or `@g` for messages ('?' for unnamed values)."""
+    """`%x`, `@g` or `argument 2` for messages ('?' for other unnamed values)."""
+    if isinstance(v, Argument) and not v.name:
+        return f"argument {v.index + 1}"
     try:
         return v.ref() if v.name or isinstance(v, Constant) else "?"
     except ValueError:

@@ -17,12 +17,12 @@ from enzc.ir.instructions import Alloca, CallBase, Instruction, Load, Store
 from enzc.ir.libc import declare
 from enzc.ir.module import Function, GlobalVariable
 from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, IntType, PointerType, VectorType
-from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Use, Value
+from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, InlineAsm, Use, Value
 
 from enzc.ad.analysis.activity import carries_float
 from enzc.ad.analysis.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global
-from enzc.ad.analysis.memory_facts import underlying_object
+from enzc.ad.analysis.memory_facts import into_zero_globals, underlying_object
 from enzc.ad.analysis.uses import reaches
 from enzc.ad.memory.heap import reverse_allocation
 from enzc.ad.memory.memtypes import memcpy_adjoint
@@ -289,20 +289,36 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
     """A pointer without a shadow (an enzyme_const argument, memory the AD treats as
     inactive) stored into memory that has one: its shadow slot gets nothing, so a later
     read of floats through the stored pointer would accumulate derivatives through a
-    stale shadow pointer (a crash, or a write into unrelated memory). An error when type
-    analysis knows it points to floats or pointers; integers (an index array) and
-    unknown contents (an opaque handle) keep the old behaviour: the slot is left alone."""
+    stale shadow pointer (a crash, or a write into unrelated memory). A pointer into a
+    constant (or registered inactive) global stores that global's zeroed scratch
+    shadow instead (when it holds floats). Otherwise an error when type analysis knows
+    it points to floats or pointers; integers (an index array), unknown contents (an
+    opaque handle) and globals of pointers (vtables) keep the old behaviour: the slot
+    is left alone."""
     value = inst.value
-    if isinstance(value, ConstantSimple) or isinstance(underlying_object(value), GlobalVariable):
-        return  # NULL, or a global: never a derivative's destination here
+    if isinstance(value, ConstantSimple):
+        return  # NULL: its shadow is the slot's zero
+    kinds = {t.kind for _, t in gu.types.tree_of(value).data0().items()}
+    if not kinds & {Kind.FLOAT, Kind.POINTER}:
+        return  # integers, or nothing known: an index array, an opaque handle, a string
+    if Kind.FLOAT in kinds and into_zero_globals(value):
+        b = IRBuilder()
+        b.position_after(gu.new_value(inst))  # type: ignore[arg-type]
+        b.store(gu.shadow(value), gu.shadow(inst.ptr), align=inst.align)
+        return
     target = underlying_object(inst.ptr)
     if isinstance(target, Alloca) and not _passed_to_active_call(gu, target):
         return  # a local slot (-O0 spills): what is loaded back is checked where it is stored on
-    kinds = {t.kind for _, t in gu.types.tree_of(value).data0().items()}
-    if not kinds & {Kind.FLOAT, Kind.POINTER}:
-        return  # integers, or nothing known: an index array, an opaque handle
     where = ("a local object handed to a differentiated call (a C++ expression object holding "
              "pointers to active and constant data)" if isinstance(target, Alloca) else "differentiable memory")
+    source = underlying_object(value)
+    if isinstance(source, GlobalVariable) and Kind.FLOAT not in kinds:
+        return  # a global of pointers (a C++ vtable, a table of tables): left alone
+    if isinstance(source, GlobalVariable):
+        raise gu.error(inst, f"a pointer into the global '{source.name}', which has no shadow, is stored into "
+                             f"{where}: derivatives read back through it would have nowhere to go",
+                       f"declare '{source.name}' const if the program never writes it, give it a shadow "
+                       "(__enzyme_shadow_global) or mark it inactive (__enzyme_inactive_global)")
     raise gu.error(inst, "a pointer without a shadow (an enzyme_const argument, or memory the AD treats as "
                          f"inactive) is stored into {where}: derivatives read back through it would have "
                          "nowhere to go",
@@ -425,6 +441,10 @@ def _unknown_call(gu: GradientUtils, inst: CallBase, name: str | None) -> None:
         raise gu.error(inst, f"call to non-inlined function '{shown}' is not supported yet",
                        "let the optimizer inline it (static inline / always_inline), "
                        + HINT_CUSTOM.format(name=shown))
+    if fn is None and isinstance(inst.callee, InlineAsm):
+        raise gu.error(inst, "cannot differentiate inline assembly that may be active",
+                       "write the computation in C (a builtin or a plain expression), or put the asm in "
+                       "a function of its own with a custom derivative (__enzyme_register_gradient_NAME)")
     if fn is None:
         raise gu.error(inst, "cannot differentiate an indirect call that may be active",
                        "call the function directly so it can be inlined")

@@ -68,7 +68,7 @@ class TypeSeeds:
                 inner = self.of_type(e, declared_integers)
                 return TypeTree({p: v for p, v in inner.items() if p[0] == -1})
             case StructType() | NamedStructType():
-                if t.elements is None or _is_union(t):  # type: ignore[union-attr]
+                if t.elements is None or is_union(t):  # type: ignore[union-attr]
                     return TypeTree()
                 try:
                     offsets = self.layout.struct_layout(t).offsets
@@ -127,7 +127,7 @@ def declared_scalar(t: Type, offset: int, layout: DataLayout, named: bool = Fals
     byte `offset`, and where it starts; integers only inside a named struct (clang's
     type of a declaration); unions and byte arrays say nothing."""
     match t:
-        case NamedStructType() | StructType() if t.elements is not None and not _is_union(t):
+        case NamedStructType() | StructType() if t.elements is not None and not is_union(t):
             try:
                 offsets = layout.struct_layout(t).offsets
             except DataLayoutError:
@@ -191,7 +191,7 @@ def _integer_bytes(n: int) -> TypeTree:
     return TypeTree({(o,): INTEGER for o in range(n)})
 
 
-def _is_union(t: Type) -> bool:
+def is_union(t: Type) -> bool:
     """clang names a union after one member (`%union.U = type { double }`); its
     other members may be used too, so its IR type says nothing."""
     return isinstance(t, NamedStructType) and t.name.startswith("union.")
