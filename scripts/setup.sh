@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what enzc needs, only what is missing: Debian's clang-22/llvm-22, LLVM's
-# OpenMP runtime (libomp-22-dev, for -fopenmp) and Open MPI (mpicc, mpirun), and a
+# OpenMP runtime (libomp-22-dev, for -fopenmp), Open MPI (mpicc, mpirun), OpenBLAS
+# (libopenblas-dev, for the BLAS gradient tests) and a
 # .venv with the package (editable, with its test, torch and jax extras, so the
 # Python API's PyTorch/JAX tests run), plus Python's C headers, which enzc.load
 # compiles its extension shim against. Safe to run repeatedly.
@@ -40,6 +41,13 @@ fi
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
     say "missing Open MPI"
     apt_install libopenmpi-dev openmpi-bin
+fi
+
+# OpenBLAS (headers and library): the BLAS gradient tests link against it.
+if ! printf '#include <cblas.h>\nint main(void) { return (int)cblas_ddot(0, 0, 1, 0, 1); }\n' \
+        | clang-22 -x c - -lopenblas -o /dev/null >/dev/null 2>&1; then
+    say "missing OpenBLAS (cblas.h, -lopenblas)"
+    apt_install libopenblas-dev
 fi
 
 PY=${PYTHON:-python3}

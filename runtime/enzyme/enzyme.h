@@ -33,7 +33,12 @@ extern "C" {
 
 /* Argument markers: only their addresses/values are used, never their definitions. */
 extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out, enzyme_width,
-    enzyme_dupv, enzyme_allocated, enzyme_tape, enzyme_nofree, enzyme_primal_return, enzyme_nocache;
+    enzyme_dupv, enzyme_allocated, enzyme_tape, enzyme_nofree, enzyme_primal_return, enzyme_nocache,
+    enzyme_vector, enzyme_scalar, enzyme_buffer;
+/* __enzyme_batch (f for enzyme_width lanes; declare it with the result type you need,
+ * e.g. `Four __enzyme_batch(void *, ...)`) and __enzyme_iter(n, k) (a loop bound that
+ * grows by k per derivative order; declare it with your integer type) are not declared
+ * here: their types are the program's. */
 
 #ifndef ENZC_NO_PROTOTYPES
 /* Reverse mode: returns the derivative of the (single) `out` argument. */

@@ -33,8 +33,10 @@ CASES = {
     "fnptr_external": Case(DIAG / "fnptr_external.c", ("indirect", "j0")),
     "openmp_task": Case(DIAG / "openmp_task.c", ("__kmpc_omp_task", "OpenMP", "tasks"), ("-fopenmp",)),
     "openmp_max_reduction": Case(DIAG / "openmp_max_reduction.c", ("order", "lock", "max"), ("-fopenmp",)),
+    "fnptr_external_forward": Case(DIAG / "fnptr_external.c", ("indirect", "j0"), ("-DFORWARD",)),
     "qsort_comparator": Case(DIAG / "qsort_comparator.c", ("qsort", "comparator")),
-    "enzyme_iter_builtin": Case(DIAG / "enzyme_iter_builtin.c", ("'__enzyme_iter'", "not supported")),
+    "enzyme_error_estimate_builtin": Case(DIAG / "enzyme_error_estimate_builtin.c",
+                                          ("'__enzyme_error_estimate'", "not supported")),
     "enzyme_plugin_attribute": Case(DIAG / "enzyme_plugin_attribute.c", ("'enzyme_inactive_noblock'", "not supported")),
     "float_bits_to_call": Case(DIAG / "float_bits_to_call.c", ("bits", "double", "i64")),
     "const_pointer_in_dup_struct": Case(DIAG / "const_pointer_in_dup_struct.c", ("without a shadow", "enzyme_dup")),
@@ -51,6 +53,10 @@ CASES = {
     "runtime_marker": Case(DIAG / "runtime_marker.c", ("chosen at run time", "enzyme_const", "enzyme_out")),
     "autodiff_through_pointer": Case(DIAG / "autodiff_through_pointer.c", ("__enzyme_autodiff", "direct call")),
     "autodiff_in_table": Case(DIAG / "autodiff_in_table.c", ("grad_table", "direct call")),
+    "batch_missing_lane": Case(DIAG / "batch_missing_lane.c", ("__enzyme_batch", "missing")),
+    # LAPACK is out of scope of the BLAS rules (issue 13): an opaque external call
+    "lapack_call": Case(DIAG / "lapack_call.c", ("dpotrf_", "LAPACK", "custom derivative")),
+    "blas_without_rule": Case(DIAG / "blas_without_rule.c", ("cblas_dtrmv", "gemm", "custom derivative")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",
                                      ("last_input", "shadow"), ("-DNO_INACTIVE_MARK",)),

@@ -84,6 +84,9 @@ TAPE_MARKERS = ("enzyme_allocated", "enzyme_tape")
 WIDTH = "enzyme_width"
 """Forward mode, before the arguments: `enzyme_width, N` — N tangents per argument."""
 
+BATCH_MARKERS = ("enzyme_vector", "enzyme_buffer")
+"""`__enzyme_batch` only (with `enzyme_scalar`): one value per lane, a buffer with a lane stride."""
+
 UNSUPPORTED_MARKERS = ("enzyme_dupv", "enzyme_shadow_return", "enzyme_noneed", "enzyme_scalar",
                        "enzyme_nofree", "enzyme_const_return", "enzyme_active_return", "enzyme_dup_return",
                        "enzyme_noret")
@@ -130,7 +133,7 @@ class CallSiteLowering:
             sret = args.pop(0)
         if not args:
             raise self._error(call, caller, "the entry point needs the function to differentiate as first argument")
-        fn = _function_of(args.pop(0))
+        fn = function_of(args.pop(0))
         if fn is None:
             raise self._error(call, caller, "the first argument of the entry point is not a known function",
                               "pass the function itself, e.g. __enzyme_autodiff((void*)f, ...)")
@@ -346,7 +349,7 @@ class CallSiteLowering:
         vtable) it returns its argument."""
         from enzc.ad.memory.fnptr import pair_global
 
-        fn = _function_of(call.args[0]) if call.args else None
+        fn = function_of(call.args[0]) if call.args else None
         if fn is None and call.args and call.type == call.args[0].type:
             call.replace_all_uses_with(call.args[0])  # a vtable: enzc never reads shadow vtables
             call.erase()
@@ -440,12 +443,25 @@ class CallSiteLowering:
                               "8-byte pointer to its tape there", "allocate at least 8 bytes")
         return found["enzyme_tape"]
 
+    def marker_name(self, v: Value) -> str | None:
+        """The marker `v` spells, if any (see `_marker_name`)."""
+        return self._marker_name(v)
+
+    def convert(self, v: Value, ptype: Type, call: CallBase, caller: Function, fn: Function, i: int) -> Value:
+        """`v` without the default argument promotions of a variadic call, as `ptype`."""
+        return self._convert(v, ptype, call, caller, fn, i)
+
+    def deliver(self, b: IRBuilder, call: CallBase, outs: list[Type], result: Value, sret: Value | None) -> None:
+        """Replace `call` by `result` (the values `outs`), through its sret memory if any."""
+        self._deliver(b, call, outs, result, sret)
+
     def _marker_name(self, v: Value) -> str | None:
         """The marker `v` spells (a load or address of a marker global, a metadata
         string, the folded value of a defined marker global), if any."""
         match v:
             case Load(ptr=GlobalVariable() as gv):
-                if gv.name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, WIDTH, *UNSUPPORTED_MARKERS):
+                if gv.name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, WIDTH, *UNSUPPORTED_MARKERS,
+                             *BATCH_MARKERS):
                     self.marker_uses.append(v)
                 return gv.name
             case GlobalVariable():
@@ -506,7 +522,8 @@ class CallSiteLowering:
         for inst in self.marker_uses:
             if not inst.uses and inst.parent is not None:
                 inst.erase()
-        for name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, WIDTH, *UNSUPPORTED_MARKERS):
+        for name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, WIDTH, *UNSUPPORTED_MARKERS,
+                             *BATCH_MARKERS):
             gv = self.module.globals.get(name)
             if gv is None or not gv.is_declaration or gv.uses:
                 continue
@@ -515,7 +532,7 @@ class CallSiteLowering:
             del self.module.globals[name]
 
 
-def _function_of(v: Value) -> Function | None:
+def function_of(v: Value) -> Function | None:
     for _ in range(8):
         match v:
             case Function():

@@ -16,23 +16,26 @@ from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.values import ConstantExpr, Value
 
+from enzc.ad.batch import is_batch, lower_batch
 from enzc.ad.callsite import REVERSE_MARK, CallSiteLowering, is_entry_point
 from enzc.ad.diagnostics import ADError, ad_error
 from enzc.ad.markers import apply_registrations
 from enzc.ad.synth.cache_report import report as cache_report
 from enzc.ad.synth.derivatives import DerivativeCache
+from enzc.ad.synth.preprocess import ITER, iteration_calls
 
 OTHER_MODES = ("__enzyme_fwdsplit",)
 """Entry points of later issues: a clear error until they are implemented."""
 
-OTHER_BUILTINS = ("__enzyme_iter", "__enzyme_batch", "__enzyme_context", "__enzyme_shadow", "__enzyme_todense",
+OTHER_BUILTINS = ("__enzyme_context", "__enzyme_shadow", "__enzyme_todense",
                   "__enzyme_truncate_mem_func", "__enzyme_truncate_op_func", "__enzyme_error_estimate")
 """Other Enzyme runtime builtins: without this error they would only fail at link time."""
 
 
 def lower_module(module: Module, *, print_activity: bool = False, print_gradient: bool = False,
                  print_cache: bool = False, tape_stats: bool = False, err: TextIO | None = None) -> int:
-    """Replace every reverse-mode entry-point call in `module`; returns how many."""
+    """Replace every entry-point call in `module` (and `__enzyme_batch`, `__enzyme_iter`);
+    returns how many."""
     err = err or sys.stderr
     apply_registrations(module)
     derivatives = DerivativeCache(module, for_module(module), tape_stats=tape_stats)
@@ -63,11 +66,15 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
             if is_entry_point(callee):
                 lowering.lower(inst, caller)
                 count += 1
+            elif is_batch(callee):
+                lower_batch(lowering, inst, caller)
+                count += 1
             elif callee is not None and (builtin := _unsupported_builtin(callee.name or "")):
                 raise ad_error(module, inst, caller.name or "?",
                                f"'{builtin}' is not supported yet (enzc has __enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd/__enzyme_reverse)")
         derivatives.types.forget(caller)  # its entry calls are calls of derivatives now
     lowering.remove_markers()
+    count += _settle_iteration_counts(module)
     if print_cache:
         for s in derivatives.split_done.values():
             err.write(cache_report(f"split_{s.function.name} (augmented/reverse pair, stack blocks in its tape)", s.caches, s.cache_allocations))
@@ -81,6 +88,22 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
             from enzc.ir import print_function  # type: ignore[attr-defined]
 
             err.write(print_function(d.function) + "\n")
+    return count
+
+
+def _settle_iteration_counts(module: Module) -> int:
+    """`__enzyme_iter(n, k)` left in any function (primal or derivative) is `n` from now on;
+    the copies differentiated have raised their `n` already (`preprocess`). Returns how many."""
+    if ITER not in module.functions:
+        return 0
+    count = 0
+    for fn in module.functions.values():
+        if fn.is_declaration or not _mentions_entry_point(fn):
+            continue
+        for call in iteration_calls(fn):
+            call.replace_all_uses_with(call.args[0])
+            call.erase()
+            count += 1
     return count
 
 

@@ -32,6 +32,7 @@ from enzc.ad.analysis.allocations import allocator_of, local_roots
 from enzc.ad.analysis.calls import CallKind, RuleLookup, classify, writes_memory
 from enzc.ad.analysis.globals_shadow import shadowed_constants
 from enzc.ad.analysis.mpi import buffers, float_transfer
+from enzc.ad.typeanalysis.blas_abi import blas_callee
 
 
 class ArgActivity(Enum):
@@ -156,6 +157,8 @@ class Activity:
                 return False  # active through its shadowed result
             case CallKind.CUSTOM:
                 return bool(shadow_args)
+            case CallKind.BLAS:
+                return any(call.args[i] in self.shadowed for i in _blas_outputs(call))
         return (bool(shadow_args) or self.passes_varied(call)) and writes_memory(call, self.module)
 
     def passes_varied(self, call: CallBase) -> bool:
@@ -274,6 +277,9 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                         for a in inst.args:  # the custom derivative takes a shadow for every pointer
                             if isinstance(a.type, PointerType):
                                 changed |= _shadow_roots(shadowed, a)
+                    if kind is CallKind.BLAS and any(a in varied or a in shadowed for a in inst.args):
+                        for i in _blas_outputs(inst):  # the array it writes receives derivatives
+                            changed |= _shadow_roots(shadowed, inst.args[i])
                     if kind is CallKind.ALLOC:
                         moves = allocator_of(inst).moves_from  # type: ignore[union-attr]
                         new_shadow = moves is not None and inst.args[moves] in shadowed
@@ -307,6 +313,13 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
             if new_varied and inst not in varied:
                 varied.add(inst)
                 changed = True
+
+
+def _blas_outputs(call: CallBase) -> tuple[int, ...]:
+    """Argument positions of the arrays a BLAS call overwrites."""
+    blas = blas_callee(call.called_function)
+    assert blas is not None
+    return blas.written_indices()
 
 
 def _call_outputs(act: Activity, call: CallBase) -> bool:

@@ -15,6 +15,7 @@ from enzc.ir.module import Function, Module
 
 from enzc.ad.analysis.allocations import ALLOCATORS, DEALLOCATORS
 from enzc.ad.analysis.annotations import has_custom_gradient, is_inactive_function, math_name
+from enzc.ad.typeanalysis.blas_abi import blas_callee
 
 
 RuleLookup = Callable[[str], bool]
@@ -35,6 +36,8 @@ class CallKind(Enum):
     """A heap allocation (`malloc`, `realloc`, `new`, ...): see `heap`."""
     CUSTOM = "custom"
     """A function with a user-supplied derivative: see `custom`."""
+    BLAS = "blas"
+    """A BLAS routine (`typeanalysis.blas_abi`), declared or defined: see `rules.blas_rules`."""
     UNKNOWN = "unknown"
     """Anything else: inactive only if nothing active flows in or out."""
 
@@ -111,6 +114,8 @@ def classify_function(fn: Function, has_rule: RuleLookup) -> CallKind:
         return CallKind.MEMCPY
     if has_rule(name):
         return CallKind.RULE
+    if blas_callee(fn) is not None:
+        return CallKind.BLAS
     return CallKind.UNKNOWN
 
 

@@ -20,6 +20,7 @@ from enzc.ir.module import Function, Module
 from enzc.ir.values import Value
 
 from enzc.ad.analysis.activity import Activity
+from enzc.ad.analysis.memory_facts import MemoryFacts
 from enzc.ad.diagnostics import ADError
 from enzc.ad.typeanalysis.results import TypeResults
 
@@ -46,6 +47,12 @@ class GradientState(Protocol):
     """The inverse of `value_map`."""
     custom_tapes: dict[Value, Value | None]
     """Calls with a custom derivative -> the tape their augmented call returned."""
+    blas_tapes: dict[Value, object]
+    """BLAS calls -> what their forward pass kept for the reverse (`rules.blas_reverse`)."""
+
+    @property
+    def memory(self) -> MemoryFacts:
+        """Write and alias facts of the original."""
 
     @property
     def types(self) -> TypeResults:

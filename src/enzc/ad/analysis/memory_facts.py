@@ -50,6 +50,7 @@ from enzc.ad.analysis.calls import CallKind, RuleLookup, call_attributes, callee
 from enzc.ad.analysis.globals_shadow import base_global, has_zero_shadow
 from enzc.ad.analysis.mpi import INACTIVE_CALLS as MPI_INACTIVE_CALLS
 from enzc.ad.analysis.openmp import RUNTIME_WRITES
+from enzc.ad.typeanalysis.blas_abi import blas_callee
 from enzc.ad.typeanalysis.tbaa import TBAAReader
 
 RELEASES = DEALLOCATORS | {"llvm.lifetime.end.p0"}
@@ -282,6 +283,9 @@ def collect_writes(fn: Function, module: Module | None, has_rule: RuleLookup) ->
                         add(inst, inst.args[moves])  # realloc releases the old block
                 elif kind in (CallKind.MEMSET, CallKind.MEMCPY):
                     add(inst, inst.args[0])
+                elif kind is CallKind.BLAS:
+                    for i in blas_callee(inst.called_function).written_indices():  # type: ignore[union-attr]
+                        add(inst, inst.args[i])  # the array it overwrites, nothing else
                 else:
                     targets = call_write_targets(inst, module)
                     if targets is None:
@@ -388,6 +392,19 @@ class MemoryFacts:
     def never_written(self, target: Value) -> bool:
         """No kept write of the original may write object `target`."""
         return not any(objects_may_alias([target], list(w.objects)) for w in self._kept)
+
+    def input_unchanged(self, ptr: Value, call: Instruction) -> bool:
+        """Whether the reverse pass can read array `ptr`, an input of `call`, in place:
+        no write of the original may change the memory it points into (`call`'s own
+        write does not count when it runs once, outside loops: a routine's output never
+        overlaps its inputs, as BLAS requires) and, in split mode, the caller cannot
+        change it before the reverse runs either."""
+        objs = underlying_objects(ptr)
+        if self.gu.split and not all(self.outlives_caller_writes(t) for t in objs):
+            return False
+        once = not self.gu.loops.loops_of(call.parent)  # type: ignore[arg-type]
+        return not any(objects_may_alias(list(w.objects), objs) for w in self._kept
+                       if not (once and w.inst is call))
 
     def outlives_caller_writes(self, target: Value) -> bool:
         """Whether memory `target` stays as this function left it until its reverse

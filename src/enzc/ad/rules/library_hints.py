@@ -8,6 +8,8 @@ write. These families get a hint about what to change in the program instead.
 
 from __future__ import annotations
 
+import re
+
 _FAMILIES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("__kmpc_", "omp_", "GOMP_"),
      "this OpenMP runtime call is not differentiated: use '#pragma omp parallel for' with reduction(+), "
@@ -26,9 +28,29 @@ _FAMILIES: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 
 
+_BLAS_WITHOUT_RULE = re.compile(
+    r"^(cblas_)?(i?[sdcz](trsm|trmm|trmv|trsv|gbmv|sbmv|spmv|tbmv|tbsv|tpmv|tpsv|hemv|hemm|herk|her2k|her2?|"
+    r"syr2?k?|symm|spr2?|rotm?g?|swap|amax|amin)|[cz](dot[uc]?|nrm2|asum|axpy|scal|copy|gemv|gemm|ger[uc]?)"
+    r"|dz(nrm2|asum)|scnrm2|scasum)(_sub|_|_64_)?$")
+_BLAS_WITH_RULE = re.compile(r"^[sd](dot|nrm2|asum|axpy|scal|copy|gemv|symv|ger|gemm|syrk)(_|_64_)$")
+_LAPACK = re.compile(r"^(LAPACKE_[sdcz][a-z0-9]+(_work)?|[sdcz][a-z]{4,5}(_|_64_))$")
+
+BLAS_HINT = ("enzc has derivative rules for the BLAS routines dot, nrm2, asum, axpy, scal, copy, gemv, symv, "
+             "ger, gemm and syrk (s and d, CBLAS and Fortran), not this one: register a custom derivative "
+             "(__enzyme_register_gradient_{name}) or call a supported routine")
+LAPACK_HINT = ("LAPACK routines have no derivative rules in enzc (BLAS level 1-3 ones do): register a custom "
+               "derivative (__enzyme_register_gradient_{name}), written with LAPACK itself, or mark the call "
+               "inactive if no derivative flows through it")
+
+
 def library_hint(name: str) -> str | None:
-    """A specific hint for a call to `name`, when it belongs to a family above."""
+    """A specific hint for a call to `name`, when it belongs to a family above, or is a
+    BLAS routine without a rule, or a LAPACK routine."""
     for prefixes, hint in _FAMILIES:
         if name.startswith(prefixes):
             return hint
+    if _BLAS_WITHOUT_RULE.match(name):
+        return BLAS_HINT.format(name=name)
+    if _LAPACK.match(name) and not _BLAS_WITH_RULE.match(name):
+        return LAPACK_HINT.format(name=name)
     return None

@@ -35,6 +35,7 @@ from enzc.ir.values import ConstantInt, Value, const_fp
 from enzc.ad.analysis.activity import Activity, ArgActivity, carries_pointer
 from enzc.ad.analysis.openmp import is_fork, is_sync
 from enzc.ad.memory.pointer_copies import copy_pointer_shadows
+from enzc.ad.rules.blas_reverse import forward_blas_calls
 from enzc.ad.rules.custom import forward_custom_calls
 from enzc.ad.synth.cache import CacheManager
 from enzc.ad.synth.cache_report import CacheAllocation
@@ -92,6 +93,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     forward_custom_calls(gu)
     if gu.parallel:
         check_locked_sections(gu)
+    forward_blas_calls(gu)
     for inst in original.instructions():
         if isinstance(inst, Store):
             check_store_forward(gu, inst)

@@ -43,6 +43,7 @@ from enzc.ad.memory.fnptr import function_of_pointer, reachable_definitions
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.derived import start_derived
+from enzc.ad.synth.forward_blas import forward_blas
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.mpi_calls import check_mpi, forward_mpi, is_mpi
 from enzc.ad.synth.mpi_requests import is_wait
@@ -251,6 +252,8 @@ class _Tangents:
             case CallKind.ALLOC:
                 if gu.activity.has_shadow(call):
                     gu.shadow(call)
+            case CallKind.BLAS:
+                forward_blas(self, call)
             case CallKind.CUSTOM:
                 raise gu.error(call, f"'{callee_name(call)}' has a reverse-mode custom derivative only",
                                "register a forward one: void *__enzyme_register_derivative_NAME[2] = "

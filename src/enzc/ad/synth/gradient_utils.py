@@ -145,6 +145,8 @@ class GradientUtils:
         """The arena holding the original's dynamic stack memory (`dynamic_stack`), if any."""
         self.custom_tapes: dict[Value, Value | None] = {}
         """Calls with a custom derivative: the tape their augmented call returned."""
+        self.blas_tapes: dict[Value, object] = {}
+        """BLAS calls: the scalars and caches their forward pass kept (`rules.blas_reverse`)."""
 
     @property
     def types(self) -> TypeResults:

@@ -7,6 +7,11 @@ defined in a loop and used after it must go through a phi in the exit block (LCS
 so that a lookup of a loop value always happens inside that loop. The optimizer's
 output mostly has this shape; this pass adds what is missing on a private copy,
 leaving the user's function untouched.
+
+It also raises Enzyme's iteration counts: `__enzyme_iter(n, k)` in a copy being
+differentiated becomes `__enzyme_iter(n + k, k)`, so a loop bounded by it runs k more
+times at each derivative order (a series that loses a term per derivative keeps its
+accuracy); the calls left after the AD stage become `n` (`pipeline`).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.cfg import edge_count
 from enzc.ir.dominators import DominatorTree
-from enzc.ir.instructions import Alloca, Instruction, Invoke, Phi, Store
+from enzc.ir.instructions import Alloca, CallBase, Instruction, Invoke, Phi, Store
 from enzc.ir.loops import Loop, LoopInfo, reject_irreducible
 from enzc.ir.module import BasicBlock, Function
 from enzc.ir.transforms import ValueMap, clone_function, redirect_edges, remove_unreachable_blocks, split_edge
@@ -28,6 +33,7 @@ def prepare(fn: Function) -> tuple[Function, ValueMap]:
     """
     copy, vmap = clone_function(fn, fn.name or "f")
     remove_unreachable_blocks(copy)
+    raise_iteration_counts(copy)
     _dedicate_invoke_successors(copy)
     reject_irreducible(copy)
     for loop in list(LoopInfo(copy)):
@@ -42,6 +48,28 @@ def prepare(fn: Function) -> tuple[Function, ValueMap]:
                 split_predecessors(exit_block, inside, f"{exit_block.name or 'exit'}.loopexit")
     form_lcssa(copy, LoopInfo(copy))
     return copy, vmap
+
+
+ITER = "__enzyme_iter"
+
+
+def iteration_calls(fn: Function) -> list[CallBase]:
+    """Calls of `__enzyme_iter(n, k)` in `fn` (the two integers of one width)."""
+    out = []
+    for inst in fn.instructions():
+        callee = inst.called_function if isinstance(inst, CallBase) else None
+        if callee is not None and callee.name == ITER and len(inst.args) == 2:  # type: ignore[union-attr]
+            out.append(inst)
+    return out  # type: ignore[return-value]
+
+
+def raise_iteration_counts(fn: Function) -> None:
+    """`__enzyme_iter(n, k)` -> `__enzyme_iter(n + k, k)`: one derivative order more."""
+    for call in iteration_calls(fn):
+        b = IRBuilder()
+        b.position_before(call)
+        count, step = call.args
+        call.set_operand(0, b.add(count, step, "iter.next"))
 
 
 def _dedicate_invoke_successors(fn: Function) -> None:

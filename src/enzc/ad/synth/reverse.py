@@ -26,6 +26,7 @@ from enzc.ad.analysis.memory_facts import into_zero_globals, underlying_object
 from enzc.ad.analysis.uses import reaches
 from enzc.ad.memory.heap import reverse_allocation
 from enzc.ad.memory.memtypes import memcpy_adjoint
+from enzc.ad.rules.blas_reverse import reverse_blas_call
 from enzc.ad.rules.complex import reverse_complex
 from enzc.ad.rules.custom import reverse_custom_call
 from enzc.ad.rules.dsl import emit_scaled
@@ -379,6 +380,8 @@ def _call(gu: GradientUtils, inst: Instruction) -> None:
             reverse_allocation(gu, inst)
         case CallKind.CUSTOM:
             reverse_custom_call(gu, inst)
+        case CallKind.BLAS:
+            reverse_blas_call(gu, inst)
         case CallKind.UNKNOWN:
             _unknown_call(gu, inst, name)
 

@@ -15,6 +15,7 @@ from enzc.ir.instructions import CallBase
 from enzc.ir.types import VoidType
 from enzc.ir.values import Constant, ConstantInt
 
+from enzc.ad.typeanalysis.blas_abi import BlasCallee, blas_callee
 from enzc.ad.typeanalysis.state import FunctionState, lanes, to_memory
 from enzc.ad.typeanalysis.typetree import DOUBLE, FLOAT, INTEGER, TypeTree, float_type
 
@@ -31,8 +32,11 @@ def apply_call(s: FunctionState, call: CallBase) -> None:
     if callee is None:
         return
     rule = rule_for_name(callee.name)
+    blas = blas_callee(callee) if rule is None else None
     if rule is not None:
         rule(s, call)
+    elif blas is not None:
+        _blas(s, call, blas)  # even when defined: its calls are differentiated by rule, not body
     elif is_defined(callee):
         s.push_call(call)
 
@@ -151,6 +155,27 @@ def _masked_store(s: FunctionState, call: CallBase) -> None:
     if size:
         s.update_memory(ptr, to_memory(s.get_from(value, call), size))
         s.update(value, lanes(s.memory(ptr, call).lookup(0, size)))
+
+
+def _blas(s: FunctionState, call: CallBase, blas: BlasCallee) -> None:
+    """A BLAS routine (`blas_abi`): arrays hold floats of its precision everywhere,
+    dimensions, increments and flags are integers; Fortran passes all of them by
+    reference (integers of 4 bytes, 8 in ILP64 builds; flags are characters)."""
+    fp = TypeTree({(-1,): float_type(blas.kind)})
+    int_bytes = 8 if "64" in blas.suffix else 4
+    for p, arg in zip(blas.params(), call.args):
+        if p.is_array:
+            s.update_memory(arg, fp)
+        elif blas.cblas:
+            if p.role != "fp":
+                s.update(arg, _INT)
+        elif p.role == "fp":
+            s.update_memory(arg, TypeTree({(0,): float_type(blas.kind)}))
+        else:
+            s.update_memory(arg, _ints(1 if p.role in ("trans", "uplo") else int_bytes))
+    for arg in call.args[len(blas.params()):]:
+        if not isinstance(arg, Constant):
+            s.update(arg, _INT)  # gfortran's hidden string lengths
 
 
 def _nothing(s: FunctionState, call: CallBase) -> None:

@@ -1,0 +1,246 @@
+"""BLAS calls in reverse mode: what the forward pass keeps, and the adjoint calls.
+
+Forward pass (`forward_blas_call`, before the reverse visitor runs), right before
+the call:
+- a Fortran call's scalars are loaded from the memory its arguments point to
+  (that memory may change before the reverse pass reads them);
+- arrays the reverse rule reads are copied into a cache (`malloc` + BLAS copy
+  for a vector, a helper loop for a matrix) when the call overwrites them
+  (`old(y)`: gemv's y for d(beta)), or when some other write of the function may
+  change them before the reverse pass runs (`MemoryFacts.input_unchanged`; in
+  split mode also the caller's writes between the two halves). Otherwise the
+  reverse pass reads the array where it is: no copy.
+Only what the items that will run read counts: a constant alpha needs no copy of
+an overwritten y, a constant B no copy of A.
+
+Reverse pass (`reverse_blas_call`): the rule's items, then the caches are freed.
+The cache pointers and loaded scalars are ordinary forward values, so a call in a
+loop keeps one set per iteration through the engine's caches, and split mode
+carries them in the tape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from enzc.ir.builder import IRBuilder
+from enzc.ir.instructions import CallBase
+from enzc.ir.libc import declare
+from enzc.ir.module import Module
+from enzc.ir.types import I8, I32, I64, FloatType
+from enzc.ir.values import Value
+
+from enzc.ad.analysis.calls import CallKind, classify
+from enzc.ad.analysis.gradient_state import GradientState
+from enzc.ad.diagnostics import ADError
+from enzc.ad.rules.blas_calls import Array, Known
+from enzc.ad.rules.blas_dsl import derivatives_named, primals_named
+from enzc.ad.rules.blas_eval import Evaluator, copy_array
+from enzc.ad.rules.blas_rules import RULES, BlasRule
+from enzc.ad.rules.table import has_rule
+from enzc.ad.typeanalysis.blas_abi import BlasCallee, blas_callee
+
+
+@dataclass
+class BlasTape:
+    """What the forward pass of one BLAS call keeps for its reverse."""
+
+    scalars: dict[str, Value] = field(default_factory=dict)
+    """Fortran: the loaded values of scalar arguments."""
+    caches: dict[str, Array] = field(default_factory=dict)
+    """Copies of arrays the reverse reads, by parameter name."""
+
+
+def rule_of(gu: GradientState, call: CallBase) -> tuple[BlasCallee, BlasRule]:
+    """The routine of `call` and its rule; a located error for a routine without one."""
+    blas = blas_callee(call.called_function)
+    assert blas is not None
+    rule = RULES.get(blas.routine.name)
+    if rule is None:
+        raise gu.error(call, f"no derivative rule for the BLAS routine '{call.called_function.name}'",  # type: ignore[union-attr]
+                       "enzc differentiates dot, nrm2, asum, axpy, scal, copy, gemv, symv, ger, gemm and syrk; "
+                       "write this step with those, or register a custom derivative "
+                       f"(__enzyme_register_gradient_{call.called_function.name})")  # type: ignore[union-attr]
+    return blas, rule
+
+
+def load_fortran_scalars(b: IRBuilder, blas: BlasCallee, call_args: list[Value]) -> dict[str, Value]:
+    """The values a Fortran call's scalar arguments point to, loaded at the builder."""
+    out: dict[str, Value] = {}
+    for p, arg in zip(blas.params(), call_args):
+        if p.is_array:
+            continue
+        if p.role == "fp":
+            ty = FloatType(blas.kind)
+        elif p.role in ("trans", "uplo", "side"):
+            ty = I8
+        else:
+            ty = I64 if "64" in blas.suffix else I32
+        out[p.name] = b.load(ty, arg, f"blas.{p.name}")
+    return out
+
+
+def check_output_shadow(gu: GradientState, call: CallBase, blas: BlasCallee,
+                        has_derivative) -> None:
+    """Active data flowing into an array without derivative memory would be lost."""
+    outputs = [p.name for p in blas.params() if p.written]
+    inputs = [p.name for p in blas.params() if (p.is_array or p.role == "fp") and not p.written]
+    if any(not has_derivative(o) for o in outputs) and any(has_derivative(i) for i in inputs):
+        raise gu.error(call, "active data is written by this BLAS call into memory the AD cannot shadow",
+                       "pass the output array with enzyme_dup (or keep it in a local or heap buffer)")
+
+
+class _Env:
+    """`BlasEnv` in the reverse pass: forward values looked up at the call's reverse."""
+
+    def __init__(self, gu: GradientState, call: CallBase, blas: BlasCallee, tape: BlasTape) -> None:
+        self.gu, self.call, self.blas, self.tape = gu, call, blas, tape
+        self.b: IRBuilder = gu.b
+        self.module: Module = gu.module
+        self._dret: Value | None = None
+
+    def _arg(self, name: str) -> Value:
+        i = self.blas.arg_index(name)
+        assert i is not None, name
+        return self.call.args[i]
+
+    def _fwd(self, v: Value) -> Value:
+        return self.gu.lookup(self.gu.new_value(v))
+
+    def scalar(self, name: str) -> Value:
+        if not self.blas.cblas:
+            return self.gu.lookup(self.tape.scalars[name])
+        return self._fwd(self._arg(name))
+
+    def array(self, name: str) -> Array:
+        cache = self.tape.caches.get(name)
+        if cache is not None:
+            return Array(self.gu.lookup(cache.ptr), _looked_up(self.gu, cache.stride))
+        assert not self.blas.routine.param(name).written, f"the reverse reads overwritten {name}: use old()"
+        return self._in_place(name)
+
+    def _in_place(self, name: str) -> Array:
+        stride = self.blas.routine.params[self.blas.routine.index(name) + 1].name
+        return Array(self._fwd(self._arg(name)), Known(self.scalar(stride), "int"))
+
+    def old(self, name: str) -> Array:
+        cache = self.tape.caches[name]
+        return Array(self.gu.lookup(cache.ptr), _looked_up(self.gu, cache.stride))
+
+    def shadow(self, name: str) -> Value:
+        return self.gu.lookup(self.gu.shadow(self._arg(name)))
+
+    def has_derivative(self, name: str) -> bool:
+        return has_derivative(self.gu, self.call, self.blas, name)
+
+    def tangent(self, name: str) -> Value:
+        raise AssertionError("tangents are forward mode's")
+
+    def add_derivative(self, name: str, value: Value) -> None:
+        arg = self._arg(name)
+        if self.blas.cblas:
+            self.gu.add_adjoint(arg, value)
+            return
+        slot = self.shadow(name)  # Fortran: alpha by reference, its adjoint in the shadow
+        b = self.b
+        b.store(b.fadd(b.load(value.type, slot, "blas.dalpha"), value, "blas.dalpha"), slot)
+
+    def result(self) -> Value:
+        return self._fwd(self.call)
+
+    def result_adjoint(self) -> Value:
+        if self._dret is None:
+            self._dret = self.gu.take_adjoint(self.call)
+        return self._dret
+
+    def error(self, what: str, hint: str | None = None) -> ADError:
+        return self.gu.error(self.call, what, hint)
+
+
+def _looked_up(gu: GradientState, stride):
+    return Known(gu.lookup(stride.value), "int") if isinstance(stride, Known) else stride
+
+
+def has_derivative(gu: GradientState, call: CallBase, blas: BlasCallee, name: str) -> bool:
+    """Reverse mode: parameter `name` (or `ret`) of `call` carries an adjoint."""
+    if name == "ret":
+        return gu.has_adjoint(call)
+    i = blas.arg_index(name)
+    if i is None:
+        return False
+    arg = call.args[i]
+    p = blas.routine.param(name)
+    if p.is_array or not blas.cblas:
+        return gu.activity.has_shadow(arg)
+    return gu.has_adjoint(arg)
+
+
+class _ForwardPassEnv(_Env):
+    """The forward pass's view, for making caches before the call."""
+
+    def scalar(self, name: str) -> Value:
+        if not self.blas.cblas:
+            return self.tape.scalars[name]
+        return self.gu.new_value(self._arg(name))
+
+    def array(self, name: str) -> Array:
+        stride = self.blas.routine.params[self.blas.routine.index(name) + 1].name
+        return Array(self.gu.new_value(self._arg(name)), Known(self.scalar(stride), "int"))
+
+
+def forward_blas_call(gu: GradientState, call: CallBase) -> None:
+    """The forward-pass duties of an active BLAS call (see the module docstring)."""
+    blas, rule = rule_of(gu, call)
+    new_call = gu.new_value(call)
+    b = IRBuilder()
+    b.position_before(new_call)  # type: ignore[arg-type]
+    tape = BlasTape()
+    if not blas.cblas:
+        tape.scalars = load_fortran_scalars(b, blas, [gu.new_value(a) for a in call.args])
+    check_output_shadow(gu, call, blas, lambda n: has_derivative(gu, call, blas, n))
+    env = _ForwardPassEnv(gu, call, blas, tape)
+    env.b = b
+    ev = Evaluator(env)
+    for name in _arrays_to_copy(gu, call, blas, rule):
+        tape.caches[name] = copy_array(env, ev, name)
+    gu.blas_tapes[call] = tape
+
+
+def forward_blas_calls(gu: GradientState) -> None:
+    """`forward_blas_call` for every active BLAS call of the original (before the reverse
+    pass, whose lookups see the values it keeps)."""
+    for inst in list(gu.original.instructions()):
+        if (isinstance(inst, CallBase) and classify(inst, has_rule) is CallKind.BLAS
+                and gu.activity.is_active_instruction(inst)):
+            forward_blas_call(gu, inst)
+
+
+def _arrays_to_copy(gu: GradientState, call: CallBase, blas: BlasCallee, rule: BlasRule) -> list[str]:
+    plain: set[str] = set()
+    old: set[str] = set()
+    for item in rule.reverse_items:
+        if all(has_derivative(gu, call, blas, n) for n in derivatives_named(item)):
+            p, o = primals_named(item)
+            plain |= p
+            old |= o
+    out = []
+    for p in blas.params():
+        if not p.is_array:
+            continue
+        if p.name in old:
+            out.append(p.name)
+        elif p.name in plain and not gu.memory.input_unchanged(call.args[blas.arg_index(p.name)], call):  # type: ignore[index]
+            out.append(p.name)
+    return out
+
+
+def reverse_blas_call(gu: GradientState, call: CallBase) -> None:
+    """The adjoint of `call` at the builder's reverse position, then its caches freed."""
+    blas, rule = rule_of(gu, call)
+    tape = gu.blas_tapes.get(call)
+    assert isinstance(tape, BlasTape), "forward_blas_call runs first"
+    env = _Env(gu, call, blas, tape)
+    Evaluator(env).run(rule.reverse_items)
+    free = declare(gu.module, "free")
+    for cache in tape.caches.values():
+        gu.b.call(free, [gu.lookup(cache.ptr)])

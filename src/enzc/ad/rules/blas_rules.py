@@ -1,0 +1,156 @@
+"""Derivative rules of BLAS routines: one entry per routine, in the language of `blas_dsl`.
+
+`reverse` runs at the call's place in the reverse pass, items in order; the
+adjoint of the overwritten array is read by every item before the last ones
+scale or clear it. `forward` computes tangents: before the call for routines
+that overwrite an array (so `x`, `y` and `C` are the values the call reads),
+after it for those returning a value (`ret` is then the primal result).
+Parameter names and array shapes are those of `typeanalysis.blas_abi.SIGNATURES`;
+one rule serves `s` and `d`, CBLAS (any layout) and Fortran.
+
+The math, for y = alpha op(A) x + beta y (gemv), with adjoint dy:
+    d(alpha) += <dy, op(A) x>   dA += alpha dy x^T (or x dy^T when op = T)
+    dx += alpha op(A)^T dy      d(beta) += <dy, y_old>       dy = beta dy
+and for C = alpha op(A) op(B) + beta C (gemm): dop(A) += alpha dC op(B)^T,
+dop(B) += alpha op(A)^T dC, read back through the transposes as two gemm calls.
+Symmetric matrices (symv, syrk) keep one triangle: the adjoint of an off-diagonal
+entry collects both of its uses, a diagonal entry one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from enzc.ad.rules.blas_dsl import Item, parse_item
+
+Items = tuple[str | tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class BlasRule:
+    reverse: Items
+    forward: Items
+
+    @cached_property
+    def reverse_items(self) -> tuple[Item, ...]:
+        return tuple(parse_item(i) for i in self.reverse)
+
+    @cached_property
+    def forward_items(self) -> tuple[Item, ...]:
+        return tuple(parse_item(i) for i in self.forward)
+
+
+RULES: dict[str, BlasRule] = {
+    "dot": BlasRule(
+        reverse=("axpy(n, dret, y, d(x))",
+                 "axpy(n, dret, x, d(y))"),
+        forward=("d(ret) += dot(n, d(x), y)",
+                 "d(ret) += dot(n, x, d(y))"),
+    ),
+    "nrm2": BlasRule(  # d|x| = x / |x|; 0 at x = 0
+        reverse=("axpy(live(n, incx), div0(dret, ret), x, d(x))",),
+        forward=("d(ret) += div0(dot(live(n, incx), x, d(x)), ret)",),
+    ),
+    "asum": BlasRule(  # d sum |x_i| = sign(x_i)
+        reverse=("signaxpy(live(n, incx), dret, x, d(x))",),
+        forward=("d(ret) += signdot(live(n, incx), x, d(x))",),
+    ),
+    "axpy": BlasRule(
+        reverse=("d(alpha) += dot(n, d(y), x)",
+                 "axpy(n, alpha, d(y), d(x))"),
+        forward=("axpy(n, alpha, d(x), d(y))",
+                 "axpy(n, d(alpha), x, d(y))"),
+    ),
+    "scal": BlasRule(
+        reverse=("d(alpha) += dot(live(n, incx), old(x), d(x))",
+                 "scal(live(n, incx), alpha, d(x))"),
+        forward=("scal(live(n, incx), alpha, d(x))",
+                 "axpy(live(n, incx), d(alpha), x, d(x))"),
+    ),
+    "copy": BlasRule(
+        reverse=("axpy(n, 1.0, d(y), d(x))",
+                 "scal(n, 0.0, d(y))"),
+        forward=("copy(n, d(x), d(y))",
+                 "unless x: scal(n, 0.0, d(y))"),
+    ),
+    "gemv": BlasRule(
+        reverse=(("tmp t: vec(len(y))",
+                  "gemv(trans, m, n, 1.0, A, x, 0.0, t)",
+                  "d(alpha) += dot(len(y), d(y), t)"),
+                 "ger(m, n, alpha, pick(trans, d(y), x), pick(trans, x, d(y)), d(A))",
+                 "gemv(T(trans), m, n, alpha, A, d(y), 1.0, d(x))",
+                 "d(beta) += dot(len(y), d(y), old(y))",
+                 "scal(len(y), beta, d(y))"),
+        forward=("gemv(trans, m, n, alpha, A, d(x), first(beta), d(y))",
+                 "gemv(trans, m, n, alpha, d(A), x, first(beta), d(y))",
+                 "gemv(trans, m, n, d(alpha), A, x, first(beta), d(y))",
+                 "unless first: scal(len(y), beta, d(y))",
+                 "axpy(len(y), d(beta), y, d(y))"),
+    ),
+    "symv": BlasRule(
+        reverse=(("tmp t: vec(n)",
+                  "symv(uplo, n, 1.0, A, x, 0.0, t)",
+                  "d(alpha) += dot(n, d(y), t)"),
+                 # syr2 adds alpha (x dy^T + dy x^T): twice the diagonal's share, halved after
+                 ("tmp s: vec(n)",
+                  "copy(n, diag(d(A)), s)",
+                  "syr2(uplo, n, alpha, x, d(y), d(A))",
+                  "scal(n, 0.5, diag(d(A)))",
+                  "axpy(n, 0.5, s, diag(d(A)))"),
+                 "symv(uplo, n, alpha, A, d(y), 1.0, d(x))",
+                 "d(beta) += dot(n, d(y), old(y))",
+                 "scal(n, beta, d(y))"),
+        forward=("symv(uplo, n, alpha, A, d(x), first(beta), d(y))",
+                 "symv(uplo, n, alpha, d(A), x, first(beta), d(y))",
+                 "symv(uplo, n, d(alpha), A, x, first(beta), d(y))",
+                 "unless first: scal(n, beta, d(y))",
+                 "axpy(n, d(beta), y, d(y))"),
+    ),
+    "ger": BlasRule(
+        reverse=(("tmp t: vec(m)",
+                  "gemv('N', m, n, 1.0, d(A), y, 0.0, t)",
+                  "d(alpha) += dot(m, t, x)"),
+                 "gemv('N', m, n, alpha, d(A), y, 1.0, d(x))",
+                 "gemv('T', m, n, alpha, d(A), x, 1.0, d(y))"),
+        forward=("ger(m, n, alpha, d(x), y, d(A))",
+                 "ger(m, n, alpha, x, d(y), d(A))",
+                 "ger(m, n, d(alpha), x, y, d(A))"),
+    ),
+    "gemm": BlasRule(
+        reverse=(("tmp P: mat(m, n)",
+                  "gemm(transa, transb, m, n, k, 1.0, A, B, 0.0, P)",
+                  "d(alpha) += frob(m, n, d(C), P)"),
+                 "gemm(pick(transa, 'N', transb), pick(transa, T(transb), 'T'), pick(transa, m, k), "
+                 "pick(transa, k, m), n, alpha, pick(transa, d(C), B), pick(transa, B, d(C)), 1.0, d(A))",
+                 "gemm(pick(transb, T(transa), 'T'), pick(transb, 'N', transa), pick(transb, k, n), "
+                 "pick(transb, n, k), m, alpha, pick(transb, A, d(C)), pick(transb, d(C), A), 1.0, d(B))",
+                 "d(beta) += frob(m, n, d(C), old(C))",
+                 "mscal(m, n, beta, d(C))"),
+        forward=("gemm(transa, transb, m, n, k, alpha, A, d(B), first(beta), d(C))",
+                 "gemm(transa, transb, m, n, k, alpha, d(A), B, first(beta), d(C))",
+                 "gemm(transa, transb, m, n, k, d(alpha), A, B, first(beta), d(C))",
+                 "unless first: mscal(m, n, beta, d(C))",
+                 "maxpy(m, n, d(beta), C, d(C))"),
+    ),
+    "syrk": BlasRule(
+        reverse=(("tmp P: mat(n, n)",
+                  "syrk(uplo, trans, n, k, 1.0, A, 0.0, P)",
+                  "d(alpha) += trifrob(uplo, n, d(C), P)"),
+                 # dA += alpha (S + S^T) op(A), S = the triangle of dC: symm of dC with its diagonal doubled
+                 ("tmp s: vec(n)",
+                  "copy(n, diag(d(C)), s)",
+                  "scal(n, 2.0, diag(d(C)))",
+                  "symm(pick(trans, 'L', 'R'), uplo, pick(trans, n, k), pick(trans, k, n), alpha, d(C), A, 1.0, "
+                  "d(A))",
+                  "copy(n, s, diag(d(C)))"),
+                 "d(beta) += trifrob(uplo, n, d(C), old(C))",
+                 "trimscal(uplo, n, beta, d(C))"),
+        forward=("syr2k(uplo, trans, n, k, alpha, A, d(A), first(beta), d(C))",
+                 "syrk(uplo, trans, n, k, d(alpha), A, first(beta), d(C))",
+                 "unless first: trimscal(uplo, n, beta, d(C))",
+                 "trimaxpy(uplo, n, d(beta), C, d(C))"),
+    ),
+}
+"""Routine -> its rule. A routine of `blas_abi.SIGNATURES` without an entry is callable
+by rules (syr2, symm, syr2k) but a compile-time error where a program differentiates it."""

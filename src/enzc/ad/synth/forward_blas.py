@@ -1,0 +1,120 @@
+"""Forward mode through BLAS calls: the `forward` items of `rules.blas_rules`.
+
+A routine that overwrites an array gets its tangent calls right before the call
+(they read `y` or `C` as the call will, and the old tangent of the output); one
+that returns a value gets them right after (they may use the result: `nrm2`).
+With `enzyme_width` N the visitor runs once per lane, each lane with its own
+shadows and tangents, so each lane gets its own tangent calls.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from enzc.ir.builder import IRBuilder
+from enzc.ir.instructions import CallBase
+from enzc.ir.module import Module
+from enzc.ir.types import FloatType
+from enzc.ir.values import Value
+
+from enzc.ad.diagnostics import ADError
+from enzc.ad.rules.blas_calls import Array, Known
+from enzc.ad.rules.blas_eval import Evaluator
+from enzc.ad.rules.blas_reverse import check_output_shadow, load_fortran_scalars, rule_of
+from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.typeanalysis.blas_abi import BlasCallee
+
+
+class Tangents(Protocol):
+    """What this module needs of forward mode's visitor (`forward._Tangents`)."""
+
+    gu: GradientUtils
+    b: IRBuilder
+    t: dict[Value, Value]
+
+    def tangent(self, v: Value) -> Value: ...
+
+    def has_tangent(self, v: Value) -> bool: ...
+
+    def new(self, v: Value) -> Value: ...
+
+    def active(self, inst) -> bool: ...
+
+
+class _Env:
+    """`BlasEnv` of forward mode: everything is at hand at the call."""
+
+    def __init__(self, fw: Tangents, call: CallBase, blas: BlasCallee) -> None:
+        self.fw, self.call, self.blas = fw, call, blas
+        self.b: IRBuilder = fw.b
+        self.module: Module = fw.gu.module
+        self.scalars: dict[str, Value] | None = None
+
+    def _arg(self, name: str) -> Value:
+        i = self.blas.arg_index(name)
+        assert i is not None, name
+        return self.call.args[i]
+
+    def scalar(self, name: str) -> Value:
+        if self.blas.cblas:
+            return self.fw.new(self._arg(name))
+        if self.scalars is None:
+            self.scalars = load_fortran_scalars(self.b, self.blas, [self.fw.new(a) for a in self.call.args])
+        return self.scalars[name]
+
+    def array(self, name: str) -> Array:
+        stride = self.blas.routine.params[self.blas.routine.index(name) + 1].name
+        return Array(self.fw.new(self._arg(name)), Known(self.scalar(stride), "int"))
+
+    def old(self, name: str) -> Array:
+        return self.array(name)  # the tangent calls run before the call
+
+    def shadow(self, name: str) -> Value:
+        return self.fw.gu.shadow(self._arg(name))
+
+    def has_derivative(self, name: str) -> bool:
+        if name == "ret":
+            return self.fw.active(self.call)
+        i = self.blas.arg_index(name)
+        if i is None:
+            return False
+        arg = self.call.args[i]
+        if self.blas.routine.param(name).is_array or not self.blas.cblas:
+            return self.fw.gu.activity.has_shadow(arg)
+        return self.fw.has_tangent(arg)
+
+    def tangent(self, name: str) -> Value:
+        arg = self._arg(name)
+        if self.blas.cblas:
+            return self.fw.tangent(arg)
+        return self.b.load(FloatType(self.blas.kind), self.shadow(name), "blas.d" + name)
+
+    def add_derivative(self, name: str, value: Value) -> None:
+        assert name == "ret"
+        old = self.fw.t.get(self.call)
+        self.fw.t[self.call] = value if old is None else self.b.fadd(old, value, "d.blas")
+
+    def result(self) -> Value:
+        return self.fw.new(self.call)
+
+    def result_adjoint(self) -> Value:
+        raise AssertionError("adjoints are reverse mode's")
+
+    def error(self, what: str, hint: str | None = None) -> ADError:
+        return self.fw.gu.error(self.call, what, hint)
+
+
+def forward_blas(fw: Tangents, call: CallBase) -> None:
+    """The tangent calls of BLAS call `call` for the current lane."""
+    gu = fw.gu
+    if not gu.activity.is_active_instruction(call) and not fw.active(call):
+        return
+    blas, rule = rule_of(gu, call)
+    env = _Env(fw, call, blas)
+    check_output_shadow(gu, call, blas, env.has_derivative)
+    new_call = fw.new(call)
+    if blas.routine.written:
+        fw.b.position_before(new_call)  # type: ignore[arg-type]
+    else:
+        fw.b.position_after(new_call)  # type: ignore[arg-type]
+    Evaluator(env).run(rule.forward_items)

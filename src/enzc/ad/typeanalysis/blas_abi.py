@@ -1,0 +1,266 @@
+"""Which calls are BLAS routines, and what each of their parameters is.
+
+A BLAS routine comes in two ABIs, for `float` (`s`) and `double` (`d`):
+
+- CBLAS (`cblas_ddot`, `cblas_dgemm`): scalars by value; level 2 and 3 routines
+  take a layout first (`CblasRowMajor` = 101, `CblasColMajor` = 102), transposes
+  and triangles as enum values (`CblasNoTrans` = 111, `CblasTrans` = 112,
+  `CblasConjTrans` = 113, `CblasUpper` = 121, `CblasLower` = 122), of any integer
+  width (a test harness may declare them `char`);
+- Fortran (`ddot_`, `dgemm_`, also without the underscore and as `64_` / `_64_`
+  ILP64 builds): every argument by reference, column-major, transposes and
+  triangles as characters (`'N'`, `'t'`, `'U'`, ...); a caller may pass the
+  hidden string lengths gfortran appends (trailing integers).
+
+A routine is described once, by its CBLAS parameter list (`SIGNATURES`): each
+parameter has a role, and arrays carry their shape as expressions over the other
+parameters (`rows, cols` of a matrix as stored, before any transpose) and are
+followed by their increment or leading dimension. `!` marks the array the
+routine overwrites. A call is BLAS when the callee's name and IR signature both
+fit (`blas_callee`); a function of a BLAS name with another signature is the
+user's own. The derivative rules (`rules/blas_rules.py`) and type analysis read
+the same description.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from enzc.ir.module import Function
+from enzc.ir.types import FloatType, IntType, PointerType, Type
+
+SIGNATURES: dict[str, str] = {
+    "dot": "n, x:vec(n), incx, y:vec(n), incy -> fp",
+    "nrm2": "n, x:vec(n), incx -> fp",
+    "asum": "n, x:vec(n), incx -> fp",
+    "axpy": "n, alpha:fp, x:vec(n), incx, y:vec(n)!, incy",
+    "scal": "n, alpha:fp, x:vec(n)!, incx",
+    "copy": "n, x:vec(n), incx, y:vec(n)!, incy",
+    "gemv": "layout, trans:trans, m, n, alpha:fp, A:mat(m, n), lda, x:vec(pick(trans, n, m)), incx, beta:fp, "
+            "y:vec(pick(trans, m, n))!, incy",
+    "symv": "layout, uplo:uplo, n, alpha:fp, A:mat(n, n), lda, x:vec(n), incx, beta:fp, y:vec(n)!, incy",
+    "ger": "layout, m, n, alpha:fp, x:vec(m), incx, y:vec(n), incy, A:mat(m, n)!, lda",
+    "gemm": "layout, transa:trans, transb:trans, m, n, k, alpha:fp, A:mat(pick(transa, m, k), pick(transa, k, m)), "
+            "lda, B:mat(pick(transb, k, n), pick(transb, n, k)), ldb, beta:fp, C:mat(m, n)!, ldc",
+    "syrk": "layout, uplo:uplo, trans:trans, n, k, alpha:fp, A:mat(pick(trans, n, k), pick(trans, k, n)), lda, "
+            "beta:fp, C:mat(n, n)!, ldc",
+    # called by derivative rules (no rules of their own)
+    "syr2": "layout, uplo:uplo, n, alpha:fp, x:vec(n), incx, y:vec(n), incy, A:mat(n, n)!, lda",
+    "symm": "layout, side:side, uplo:uplo, m, n, alpha:fp, A:mat(pick(side, m, n), pick(side, m, n)), lda, "
+            "B:mat(m, n), ldb, beta:fp, C:mat(m, n)!, ldc",
+    "syr2k": "layout, uplo:uplo, trans:trans, n, k, alpha:fp, A:mat(pick(trans, n, k), pick(trans, k, n)), lda, "
+             "B:mat(pick(trans, n, k), pick(trans, k, n)), ldb, beta:fp, C:mat(n, n)!, ldc",
+}
+"""CBLAS parameter lists; roles: int (the default), fp, layout, trans, uplo, side,
+vec(length), mat(rows, cols). `-> fp`: the routine returns a float of its precision."""
+
+FLAG_CODES: dict[str, dict[str, int]] = {
+    "layout": {"R": 101, "C": 102},
+    "trans": {"N": 111, "T": 112, "C": 113},
+    "uplo": {"U": 121, "L": 122},
+    "side": {"L": 141, "R": 142},
+}
+"""CBLAS enum values of the flags (Fortran passes the letter itself)."""
+FIRST_LETTER = {"trans": "N", "uplo": "U", "side": "L"}
+"""The letter `pick(flag, a, b)` chooses `a` for."""
+
+FLOAT_KINDS = {"s": "float", "d": "double"}
+FORTRAN_SUFFIXES = ("_", "", "64_", "_64_")
+"""Fortran name endings (`ddot_`, `ddot`, and the ILP64 builds of OpenBLAS)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a routine (CBLAS order)."""
+
+    name: str
+    role: str
+    """int, fp, layout, trans, uplo, vec or mat."""
+    shape: tuple[str, ...] = ()
+    """vec: (length,); mat: (rows, cols) as stored: expressions over other parameters."""
+    written: bool = False
+
+    @property
+    def is_array(self) -> bool:
+        return self.role in ("vec", "mat")
+
+
+@dataclass(frozen=True)
+class Routine:
+    """A BLAS routine independent of precision and ABI."""
+
+    name: str
+    params: tuple[Param, ...]
+    returns_fp: bool
+
+    def param(self, name: str) -> Param:
+        return next(p for p in self.params if p.name == name)
+
+    def index(self, name: str) -> int:
+        """Position of a parameter in the CBLAS list."""
+        return next(i for i, p in enumerate(self.params) if p.name == name)
+
+    @property
+    def has_layout(self) -> bool:
+        return bool(self.params) and self.params[0].role == "layout"
+
+    @property
+    def written(self) -> tuple[Param, ...]:
+        return tuple(p for p in self.params if p.written)
+
+
+_PARAM = re.compile(r"^(\w+)\s*(?::\s*(\w+)\s*(?:\((.*)\))?)?\s*(!)?$")
+
+
+def _split_top(text: str) -> list[str]:
+    """`text` split at commas outside parentheses."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+            continue
+        depth += (ch == "(") - (ch == ")")
+        cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def parse_signature(name: str, text: str) -> Routine:
+    """A `Routine` from its `SIGNATURES` entry."""
+    params_text, _, ret = text.partition("->")
+    params = []
+    for item in _split_top(params_text):
+        m = _PARAM.match(item)
+        if m is None:
+            raise ValueError(f"bad BLAS parameter {item!r} of {name}")
+        pname, shape, bang = m.group(1), m.group(3), m.group(4)
+        role = m.group(2) or ("layout" if pname == "layout" else "int")
+        params.append(Param(pname, role, tuple(_split_top(shape)) if shape else (), bool(bang)))
+    return Routine(name, tuple(params), ret.strip() == "fp")
+
+
+ROUTINES: dict[str, Routine] = {name: parse_signature(name, text) for name, text in SIGNATURES.items()}
+
+
+@dataclass(frozen=True)
+class BlasCallee:
+    """A function recognised as a BLAS routine."""
+
+    routine: Routine
+    kind: str
+    """`double` or `float`."""
+    cblas: bool
+    """CBLAS ABI (by value, with a layout) or Fortran (by reference, column-major)."""
+    prefix: str
+    """`cblas_` or `` (Fortran)."""
+    suffix: str
+    """The Fortran name ending (`_`, ``, `64_`, `_64_`); `` for CBLAS."""
+    extra: int
+    """Trailing hidden string-length parameters of a Fortran declaration."""
+
+    @property
+    def letter(self) -> str:
+        return "d" if self.kind == "double" else "s"
+
+    def name_of(self, routine: str) -> str:
+        """The name of another routine of the same precision and ABI (`daxpy_`)."""
+        return f"{self.prefix}{self.letter}{routine}{self.suffix}"
+
+    def params(self) -> tuple[Param, ...]:
+        """The parameters as passed: Fortran has no layout."""
+        return self.routine.params if self.cblas else tuple(p for p in self.routine.params if p.role != "layout")
+
+    def arg_index(self, name: str) -> int | None:
+        """Position of parameter `name` in a call (None: the layout of a Fortran call)."""
+        return next((i for i, p in enumerate(self.params()) if p.name == name), None)
+
+    def written_indices(self) -> tuple[int, ...]:
+        """Positions of the arrays the routine overwrites."""
+        return tuple(i for i, p in enumerate(self.params()) if p.written)
+
+    def array_indices(self) -> tuple[int, ...]:
+        return tuple(i for i, p in enumerate(self.params()) if p.is_array)
+
+
+def split_name(name: str) -> tuple[str, str, str, str] | None:
+    """(prefix, precision letter, routine, suffix) of a BLAS-shaped name."""
+    if name.startswith("cblas_"):
+        body = name[6:]
+        if body[:1] in FLOAT_KINDS and body[1:] in ROUTINES:
+            return "cblas_", body[0], body[1:], ""
+        return None
+    for suffix in sorted(FORTRAN_SUFFIXES, key=len, reverse=True):
+        body = name[: len(name) - len(suffix)] if suffix else name
+        if name.endswith(suffix) and body[:1] in FLOAT_KINDS and body[1:] in ROUTINES:
+            return "", body[0], body[1:], suffix
+    return None
+
+
+def blas_callee(fn: Function | None) -> BlasCallee | None:
+    """The BLAS routine `fn` is, if its name and IR signature both fit."""
+    if fn is None or fn.name is None:
+        return None
+    return _callee(fn.name, fn.function_type.params, fn.function_type.ret)
+
+
+@lru_cache(maxsize=256)
+def _callee(name: str, params: tuple[Type, ...], ret: Type) -> BlasCallee | None:
+    parts = split_name(name)
+    if parts is None:
+        return None
+    prefix, letter, routine_name, suffix = parts
+    routine = ROUTINES[routine_name]
+    kind = FLOAT_KINDS[letter]
+    cblas = prefix == "cblas_"
+    callee = BlasCallee(routine, kind, cblas, prefix, suffix, 0)
+    expected = callee.params()
+    if len(params) < len(expected):
+        return None
+    extra = params[len(expected):]
+    if cblas and extra or any(not isinstance(t, IntType) for t in extra):
+        return None
+    if routine.returns_fp != isinstance(ret, FloatType):
+        return None
+    if routine.returns_fp and cblas and ret != FloatType(kind):
+        return None
+    if not all(_fits(p, t, kind, cblas) for p, t in zip(expected, params)):
+        return None
+    return BlasCallee(routine, kind, cblas, prefix, suffix, len(extra))
+
+
+def _fits(p: Param, t: Type, kind: str, cblas: bool) -> bool:
+    if not cblas or p.is_array:
+        return isinstance(t, PointerType)
+    if p.role == "fp":
+        return t == FloatType(kind)
+    return isinstance(t, IntType)
+
+
+LAPACK_ROUTINES = frozenset(
+    "getrf getrs getri gesv potrf potrs potri posv trtrs trtri geqrf orgqr ormqr gels gelsd gesvd gesdd syev syevd "
+    "geev lacpy lascl laset lange".split())
+OTHER_BLAS = frozenset("trsm trsv trmm trmv syr spmv spr2 spr gbmv sbmv tbmv tbsv rot rotg swap "
+                       "iamax dotu dotc".split())
+
+
+def unsupported_blas_name(name: str) -> str | None:
+    """What `name` is when it looks like a LAPACK routine or a BLAS routine without
+    derivative rules (`dgetrf_`, `LAPACKE_dpotrf`, `cblas_dtrsm`, `cblas_zgemm`), else None."""
+    body = name
+    for prefix in ("cblas_", "LAPACKE_", "lapack_"):
+        if body.startswith(prefix):
+            body = body[len(prefix):]
+            break
+    body = body.removesuffix("_work").rstrip("_").removesuffix("64").rstrip("_")
+    letter, routine = body[:1].lower(), body[1:].lower()
+    if letter not in "sdcz" or not letter:
+        return None
+    if routine in LAPACK_ROUTINES:
+        return f"the LAPACK routine '{name}'"
+    if routine in OTHER_BLAS or routine in ROUTINES and letter in "cz":
+        return f"the BLAS routine '{name}'" + (" (complex)" if letter in "cz" else "")
+    return None
