@@ -53,6 +53,8 @@ class _Raised:
         self.message = str(err) if self.enzc else f"{type(err).__name__}: {err}"
         self.exit_code = getattr(err, "exit_code", 1)
         self.interrupted = isinstance(err, KeyboardInterrupt)
+        self.signum: int | None = None if isinstance(err, Exception) else getattr(err, "signum", None)
+        """The signal behind a BaseException that carries one (enzcc's `Interrupted`)."""
 
 
 class ChildInternalError(Exception):
@@ -120,7 +122,11 @@ def _outcome(frames: list[bytes], status: int, stderr: bytes, tool: str):  # typ
         outcome = pickle.loads(results[0])
         if not isinstance(outcome, _Raised):
             return outcome
-        if outcome.interrupted:
+        if outcome.signum is not None:
+            # A signal reached the child alone: this process takes it too, so its own
+            # handler ends the build as that signal does (`raise_signal` runs it now).
+            signal.raise_signal(outcome.signum)
+        if outcome.interrupted or outcome.signum is not None:
             raise KeyboardInterrupt
         if outcome.enzc:
             err = EnzcError(outcome.message)

@@ -85,7 +85,9 @@ def frontend(session: Session, inp: Input, bitcode: str, dep: DepFile | None,
     unoptimized = bitcode.removesuffix(".bc") + ".noopt.bc"
     sanitizer_level = session.sanitizer_level
     if sanitizer_level == "-O0":
-        level = O0_OPTIMIZABLE
+        # Without LLVM's passes: at -O0 clang's pipeline is the sanitizer's own
+        # instrumentation, which belongs after AD (code generation adds it).
+        level = [*O0_OPTIMIZABLE, *NO_LLVM_PASSES]
     else:
         level = [sanitizer_level or frontend_level(inv.opt), *NO_LLVM_PASSES]
     result, registers = _emit_ir(session, inp, level, unoptimized, dep)
