@@ -1,6 +1,7 @@
-"""The C++ programs of rev2/cxx with --enzc-ad-before-opt: AD on unoptimized IR, where
-every libstdc++ wrapper is a separate function (split callees everywhere). Checked
-against the same analytic references as the default pipeline."""
+"""The C++ programs of rev2/cxx, and C programs whose callees stay calls, with
+--enzc-ad-before-opt: AD on unoptimized IR, where every libstdc++ wrapper is a
+separate function (split callees everywhere). Checked against the same analytic
+references as the default pipeline."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from gradcheck import Program, discover, params, run_and_check
 
 CONFIGS = ["-O2 --enzc-ad-before-opt"]
-PROGRAMS = [p for p in discover("rev2") if p.name.startswith("cxx/")]
+PROGRAMS = [p for p in discover("rev2") if p.name.startswith("cxx/") or p.name == "calls/returned_arguments"]
 
 # Program name -> why it fails today. Strict: remove an entry as soon as it passes.
 XFAIL: dict[str, str] = {}

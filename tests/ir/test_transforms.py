@@ -135,6 +135,20 @@ def test_clone_instruction_remaps_operands():
     phi.drop_operands()
 
 
+def test_clone_instruction_without_debug_info():
+    """A copy for another function (a derivative) takes no records naming the
+    original's values, and no location in the original's subprogram."""
+    m, fn, n = switchy()
+    n["sq"].metadata["DIAssignID"] = MDRef("8")
+    c = clone_instruction(n["y"], debug=False)
+    assert c.debug_records == [] and c.flags == n["y"].flags
+    c.drop_operands()
+    c = clone_instruction(n["sq"], debug=False)
+    assert "dbg" not in c.metadata and "DIAssignID" not in c.metadata and n["sq"].metadata["dbg"].id == "7"
+    c.drop_operands()
+    assert len(n["y"].debug_records) == 1 and n["sq"].users == [n["y"], n["r"]]
+
+
 def test_remove_unreachable_blocks_drops_phi_entries():
     m, fn, n = switchy()
     fn.entry.terminator.erase()

@@ -80,6 +80,32 @@ def test_erase_requires_no_uses_and_releases_operands():
     verify_function(fn)
 
 
+def test_erase_hands_debug_records_to_the_next_instruction():
+    """As LLVM does: the records say where variables change from that point on."""
+    from enzc.ir.instructions import DebugRecord
+    from enzc.ir.metadata import MDRaw
+    from enzc.ir.types import METADATA
+    from enzc.ir.values import MetadataOperand
+
+    def record(value):
+        return DebugRecord("value", [value, MetadataOperand(METADATA, MDRaw("!7")),
+                                     MetadataOperand(METADATA, MDRaw("!DIExpression()"))])
+
+    m, fn, n = diamond()
+    ret = n["j"].terminator
+    ret.set_operand(0, n["phi"])
+    kept, last = record(n["phi"]), record(n["x"])
+    ret.debug_records.append(last)
+    n["out"].debug_records.append(kept)
+    n["out"].erase()
+    assert ret.debug_records == [kept, last] and uses_of(n["phi"])[-1] == (kept, 0)
+    b = IRBuilder(n["j"])
+    ret.erase()  # at the block's end the records go with it
+    assert uses_of(n["phi"]) == [] and n["x"].users == [n["sq"], n["dbl"]]
+    b.ret(n["phi"])
+    verify_function(fn)
+
+
 def test_insert_before_after_and_move():
     m, fn, n = diamond()
     j = n["j"]

@@ -226,6 +226,38 @@ def test_use_list_consistency():
     assert_reports(stale, "%v = load: stale entry in the use list")
 
 
+def test_debug_records_name_values_of_their_own_function():
+    """A record naming an erased or foreign value prints as `%<badref>` (LLVM rejects it)."""
+    from enzc.ir.instructions import DebugRecord, DIArgList
+    from enzc.ir.metadata import MDRaw
+    from enzc.ir.types import METADATA
+    from enzc.ir.values import MetadataOperand
+
+    def record(value):
+        return DebugRecord("value", [value, MetadataOperand(METADATA, MDRaw("!7")),
+                                     MetadataOperand(METADATA, MDRaw("!DIExpression()"))])
+
+    def erased_value(fn, n):
+        dead = BinaryOp("fmul", n["v"], n["v"])
+        dead.name = "z"
+        n["acc.next"].debug_records.append(record(dead))
+    assert_reports(erased_value, "%acc.next = fadd: debug record #dbg_value: operand double %z is not in any block")
+
+    def other_function(fn, n):
+        m2, fn2, n2 = make_sum()
+        n["exit"].trailing_debug_records.append(record(n2["v"]))
+    assert_reports(other_function, "block %exit: debug record #dbg_value: operand double %v is defined in another function")
+
+    def foreign_in_arg_list(fn, n):
+        m2, fn2, _ = make_sum()
+        n["v"].debug_records.append(record(DIArgList([n["acc"], fn2.args[1]])))
+    assert_reports(foreign_in_arg_list, "%v = load: debug record #dbg_value: argument i64 %n belongs to another function")
+
+    m, fn, n = make_sum()
+    n["acc.next"].debug_records.append(record(DIArgList([n["v"], fn.args[1]])))
+    assert check_function(fn) == []
+
+
 def test_reports_every_problem_at_once():
     def two(fn, n):
         n["acc.next"].set_operand(1, ConstantInt(I64, 1))

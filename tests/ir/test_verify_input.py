@@ -60,6 +60,27 @@ INVALID = {
     "repeated-flag": "define i32 @f(i32 %x) {\n  %y = sub nsw nsw i32 0, %x\n  ret i32 %y\n}\n",
     "intrinsic-signature": "declare void @llvm.trap()\ndefine void @f() {\n"
                            "  call void @llvm.trap(i32 1)\n  ret void\n}\n",
+    "datalayout-size": 'target datalayout = "e-i8589934592:64"\n',
+    "datalayout-pointer-size": 'target datalayout = "e-p:0:64"\n',
+    "tuple-string-then-junk": '!n = !{!0}\n!0 = !{i32 8, !"PIC Level"{ i32 2}\n',
+    "none-not-token": "define i32 @f() {\n  ret i32 none\n}\n",
+    "none-in-aggregate": "@g = global { ptr, i32 } { ptr null, i32 none }\n",
+    "null-not-pointer": "@g = global i32 null\n",
+    "errno-tbaa-old-style": '!llvm.errno.tbaa = !{!0}\n!0 = !{i32 8, !"PIC Level", i32 2}\n',
+    "errno-tbaa-scalar": '!llvm.errno.tbaa = !{!0}\n!0 = !{!"int", !1, i64 0}\n!1 = !{!"Simple C/C++ TBAA"}\n',
+    **{f"module-flag-{name}": "!llvm.module.flags = !{!0, !1}\n!0 = !{i32 1, !\"wchar_size\", i32 4}\n"
+       f"!1 = {flag}\n" for name, flag in {
+           "id-twice": '!{i32 1, !"wchar_size", i32 2}',
+           "two-operands": '!{i32 1, !"x"}',
+           "behavior-not-integer": '!{!"a", !"x", i32 4}',
+           "behavior-out-of-range": '!{i32 9, !"x", i32 4}',
+           "id-not-string": '!{i32 1, i32 3, i32 4}',
+           "require-not-pair": '!{i32 3, !"x", i32 4}',
+           "append-not-node": '!{i32 5, !"x", i32 4}',
+           "max-not-integer": '!{i32 7, !"x", !"s"}',
+           "min-negative": '!{i32 8, !"x", i32 -1}',
+           "wchar-size-not-integer": '!{i32 3, !"wchar_size", !{!"wchar_size", i32 4}}',
+       }.items()},
 }
 
 VALID = {
@@ -76,6 +97,15 @@ VALID = {
     "module-asm-anywhere": '@g = global i32 0\nmodule asm "nop"\n',
     "undefined-group": "declare void @f() #4\n",  # LLVM takes it as an empty group
     "debug-info": DI + "!4 = !DIBasicType(name: \"int\", size: 32, encoding: DW_ATE_signed)\n",
+    "errno-tbaa": '!llvm.errno.tbaa = !{!0}\n!0 = !{!1, !1, i64 0}\n!1 = !{!"int", !2, i64 0}\n'
+                  '!2 = !{!"omnipotent char", !3, i64 0}\n!3 = !{!"Simple C/C++ TBAA"}\n',
+    "none-token": "declare token @llvm.foo(token)\ndefine void @f() {\n"
+                  "  %t = call token @llvm.foo(token none)\n  ret void\n}\n",
+    "module-flags": "!llvm.module.flags = !{!0, !1, !2, !3, !4, !5}\n"
+                    '!0 = !{i32 1, !"wchar_size", i32 4}\n!1 = !{i32 3, !"r", !6}\n'
+                    '!2 = !{i32 3, !"r", !6}\n!3 = !{i32 6, !"a", !{!"x"}}\n'
+                    '!4 = !{i32 8, !"m", i32 0}\n!5 = !{i32 4, !"o", float 1.0}\n'
+                    '!6 = !{!"wchar_size", i32 4}\n',
 }
 
 
@@ -128,3 +158,18 @@ def test_cli_reports_verifier_findings_per_line(tmp_path: Path) -> None:
     assert done.stderr.splitlines() == [
         f"{path}: error: @f: unknown attribute 'bogusattr'",
         f"{path}: error: @g: alignment 3 is not a power of two"]
+
+
+def _disassembled(text: bytes, tmp_path: Path) -> str:
+    done = subprocess.run(["llvm-as-22", "-", "-o", "-"], input=text, capture_output=True, check=True)
+    dis = subprocess.run(["llvm-dis-22", "-", "-o", "-"], input=done.stdout, capture_output=True, check=True)
+    return dis.stdout.decode().split("\n", 1)[1]  # without the ModuleID line
+
+
+def test_line_break_inside_a_metadata_string_is_kept(tmp_path: Path) -> None:
+    """An indented line continues the node above; inside a string its line break and
+    indentation are part of the string (fuzz case ll:1001564 printed "omnipotent char")."""
+    text = b'!n = !{!0, !2}\n!0 = !{!"omnipotent\n  char", !1}\n!1 = !{!"x"}\n!2 = !{!"a",\n  !"b"}\n'
+    printed = _enzc(text).encode()
+    assert b'!"omnipotent\\0A  char"' in printed
+    assert _disassembled(printed, tmp_path) == _disassembled(text, tmp_path)

@@ -123,7 +123,7 @@ class DataLayout:
             case "G":
                 self.globals_addrspace = int(parts[0])
             case "i" | "f" | "v":
-                bits = int(parts[0])
+                bits = _size(parts[0])
                 abi, pref = _align_pair(parts[1:])
                 table = {"i": self.ints, "f": self.floats, "v": self.vectors}[head]
                 _upsert(table, _Spec(bits, abi, pref))
@@ -133,7 +133,7 @@ class DataLayout:
             case "p":
                 addrspace_text = parts[0].lstrip("abcdefghijklmnopqrstuvwxyz")
                 addrspace = int(addrspace_text) if addrspace_text else 0
-                bits = int(parts[1])
+                bits = _size(parts[1])
                 abi, pref = _align_pair(parts[2:4])
                 index_bits = int(parts[4]) if len(parts) > 4 else bits
                 self.pointers[addrspace] = _PointerSpec(bits, abi, pref, index_bits)
@@ -288,6 +288,14 @@ def for_module(module) -> DataLayout:
 
 
 _LAYOUTS: dict[str, DataLayout] = {}
+
+
+def _size(text: str) -> int:
+    """A size in bits, as LLVM takes it: a non-zero 24-bit integer."""
+    bits = int(text)
+    if not 0 < bits < 1 << 24:
+        raise ValueError("size must be a non-zero 24-bit integer")
+    return bits
 
 
 def _align_pair(parts: list[str]) -> tuple[int, int]:

@@ -70,9 +70,11 @@ class Instruction(User, LocalValue):
             self.parent = None
 
     def erase(self) -> None:
-        """Detach and drop operands; the instruction must have no remaining uses."""
+        """Detach and drop operands (no uses may remain); its debug records pass to the next one."""
         if self.uses:
             raise ValueError(f"cannot erase {self.opcode} that still has {len(self.uses)} uses")
+        if self.debug_records and self.parent is not None:
+            self.parent.pass_records_on(self)
         self.remove_from_parent()
         self.drop_operands()
         for rec in self.debug_records:
@@ -637,7 +639,6 @@ class CleanupRet(Terminator):
     @property
     def successors(self) -> list[BasicBlock]:
         return list(self.operands[1:])  # type: ignore[arg-type]
-
 
 
 __all__ = [

@@ -41,6 +41,14 @@ class BasicBlock(LocalValue):
                 return i
         raise ValueError("instruction not in block")
 
+    def pass_records_on(self, inst: Instruction) -> None:
+        """Give `inst`'s debug records to the instruction after it, as LLVM does when
+        `inst` is erased: they say where variables change from there on (dropped, a
+        debugger would show a variable's previous value). At the block's end they go."""
+        k = self.index_of(inst) + 1
+        if k < len(self.instructions):
+            self.instructions[k].debug_records[:0], inst.debug_records = inst.debug_records, []
+
     def append(self, inst: Instruction) -> Instruction:
         assert inst.parent is None
         self.instructions.append(inst)

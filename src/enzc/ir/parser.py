@@ -59,11 +59,14 @@ def _attribute_group_end(text: str, pos: int, eol: int) -> int:
 
 
 def _join_continuations(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Indented lines continue the metadata definition above them."""
+    """Indented lines continue the metadata definition above them; inside a string
+    (an odd number of quotes so far) the line break and indentation are its text."""
     out: list[tuple[int, str]] = []
     for lineno, line in lines:
         if line[:1] in (" ", "\t") and out:
-            out[-1] = (out[-1][0], out[-1][1].rstrip() + " " + line.strip())
+            above = out[-1][1]
+            joined = above + "\n" + line if above.count('"') % 2 else above.rstrip() + " " + line.strip()
+            out[-1] = (out[-1][0], joined)
         else:
             out.append((lineno, line))
     return out

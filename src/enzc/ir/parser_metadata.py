@@ -64,7 +64,7 @@ def split_items(inner: str, column: int) -> list[str]:
     if '"' not in inner and "(" not in inner and "{" not in inner:
         return [s.strip() for s in inner.split(",")]
     items = _ITEM.findall(inner)
-    if len(",".join(items)) != len(inner):
+    if ",".join(items) != inner:  # (not just the length: a stray `{` can take a comma's place)
         raise MDSyntax(column, "malformed metadata operand list")
     return [s.strip() for s in items]
 

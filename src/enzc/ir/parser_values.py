@@ -431,6 +431,10 @@ class ValueCallbacks:
             if t != I1:
                 raise BuildError(tok.pos, f"'{tok}' must have type i1, not '{t}'")
             return ConstantInt(I1, 1 if tok == "true" else 0)
+        if tok == "none" and t != TOKEN:
+            raise BuildError(tok.pos, f"invalid type for none constant ('{t}')")
+        if tok == "null" and t.__class__ is not PointerType:
+            raise BuildError(tok.pos, f"null must be a pointer type, not '{t}'")
         return ConstantSimple(t, self._text(tok))
 
     def _cstring_value(self, tok: Tok, t: Type) -> Value:

@@ -205,14 +205,22 @@ def clone_into(src: Function, dst: Function, value_map: ValueMap, *, after: Basi
     return value_map
 
 
-def clone_instruction(inst: Instruction, value_map: ValueMap | None = None) -> Instruction:
-    """A detached copy of `inst`, operands mapped through `value_map` (default: same)."""
+def clone_instruction(inst: Instruction, value_map: ValueMap | None = None, *, debug: bool = True) -> Instruction:
+    """A detached copy of `inst`, operands mapped through `value_map` (default: same).
+
+    With `debug=False` the copy has no debug records and no `!dbg`/`!DIAssignID`:
+    for copies placed in another function (one without `inst`'s subprogram), where
+    records would name values of `inst`'s function.
+    """
     vmap = value_map or {}
     new = _shell(inst)
     new.name = inst.name
     for op in inst.operands:
         new.append_operand(remap_value(op, vmap))
-    new.debug_records = [_clone_record(r, vmap) for r in inst.debug_records]
+    if debug:
+        new.debug_records = [_clone_record(r, vmap) for r in inst.debug_records]
+    else:
+        new.metadata = {k: m for k, m in new.metadata.items() if k not in ("dbg", "DIAssignID")}
     return new
 
 

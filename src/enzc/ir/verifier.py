@@ -3,7 +3,8 @@
 `verify_function` collects every problem it finds (not just the first) and raises
 one `VerificationError` listing them, each naming the function, block and
 instruction. It checks what our transforms can break: block structure, phis
-against the CFG, operand types, SSA dominance, and the use lists themselves.
+against the CFG, operand types, SSA dominance, the use lists themselves, and that
+operands and debug records name values of their own function.
 It is linear in the function size apart from the dominator tree.
 """
 
@@ -23,6 +24,7 @@ from enzc.ir.instructions import (
     CmpXchg,
     Compare,
     DebugRecord,
+    DIArgList,
     ExtractElement,
     ExtractValue,
     Freeze,
@@ -69,8 +71,7 @@ class VerificationError(EnzcError):
 
 def verify_function(fn: Function) -> None:
     """Raise `VerificationError` if `fn`'s body is malformed; declarations pass."""
-    problems = check_function(fn)
-    if problems:
+    if problems := check_function(fn):
         raise VerificationError(problems)
 
 
@@ -146,12 +147,11 @@ class _Checker:
         where = f"@{self.fn.name}"
         if block is not None:
             where += f", block {self.slots.ref(block)}"
-        line = f"{where}: {msg}"
         if inst is not None:
-            line = f"{where}, {describe(inst)}: {msg}"
-            text = _printed(inst, self.slots)
-            if text is not None:
-                line += f" (in `{text.strip()}`)"
+            where += f", {describe(inst)}"
+        line = f"{where}: {msg}"
+        if inst is not None and (text := _printed(inst, self.slots)) is not None:
+            line += f" (in `{text.strip()}`)"
         self.problems.append(line)
 
     def run(self) -> list[str]:
@@ -176,6 +176,7 @@ class _Checker:
                     msg = checker(inst, fn)
                     if msg:
                         self.report(b, inst, msg)
+            self.check_records(b, None, b.trailing_debug_records)
         return self.problems
 
     def check_names(self) -> None:
@@ -258,22 +259,34 @@ class _Checker:
                 continue
             if use.user is not inst or use.index != k or use not in op.uses:
                 self.report(b, inst, f"use list of operand {k} ({self.typed(op)}) does not record this use")
-            if isinstance(op, Instruction):
-                ob = op.parent
-                if ob is None:
-                    self.report(b, inst, f"operand {self.typed(op)} is not in any block (erased or detached)")
-                elif ob.parent is not self.fn or ob not in self.blocks:
-                    self.report(b, inst, f"operand {self.typed(op)} is defined in another function")
-                elif dt is not None and not dt.dominates(op, use):
-                    self.report(b, inst, f"operand {self.typed(op)} does not dominate this use")
-            elif isinstance(op, Argument) and op.parent is not self.fn:
-                self.report(b, inst, f"argument {self.typed(op)} belongs to another function")
+            if foreign := self.foreign(op):
+                self.report(b, inst, foreign)
+            elif isinstance(op, Instruction) and dt is not None and not dt.dominates(op, use):
+                self.report(b, inst, f"operand {self.typed(op)} does not dominate this use")
             elif isinstance(op, BasicBlock) and op not in self.blocks:
                 self.report(b, inst, f"block operand {self.typed(op)} is not a block of this function")
-        for rec in inst.debug_records:
+        self.check_records(b, inst, inst.debug_records)
+
+    def check_records(self, b: BasicBlock, inst: Instruction | None, records: list[DebugRecord]) -> None:
+        """Records name values of this function only (others print as `%<badref>`)."""
+        for rec in records:
             for k, (op, use) in enumerate(zip(rec._operands, rec._operand_uses)):
                 if use.user is not rec or use.index != k or use not in op.uses:
                     self.report(b, inst, f"debug record operand {k} is not in its value's use list")
+                for v in op.operands if isinstance(op, DIArgList) else (op,):
+                    if foreign := self.foreign(v):
+                        self.report(b, inst, f"debug record #dbg_{rec.kind}: {foreign}")
+
+    def foreign(self, op: Value) -> str | None:
+        """Why the local value `op` cannot be used in this function, if it cannot."""
+        if isinstance(op, Instruction):
+            if op.parent is None:
+                return f"operand {self.typed(op)} is not in any block (erased or detached)"
+            if op.parent.parent is not self.fn or op.parent not in self.blocks:
+                return f"operand {self.typed(op)} is defined in another function"
+        elif isinstance(op, Argument) and op.parent is not self.fn:
+            return f"argument {self.typed(op)} belongs to another function"
+        return None
 
     def check_users(self, b: BasicBlock, inst: Instruction) -> None:
         for use in inst.uses:

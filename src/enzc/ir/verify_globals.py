@@ -3,6 +3,7 @@
 
 - metadata: node syntax and references to undefined nodes (verify_metadata.py);
 - attributes: known to LLVM and in a place where they apply (verify_attributes.py);
+- module flags (verify_flags.py) and the datalayout string (sizes LLVM accepts);
 - alignments (`align N` of globals, functions, parameters and memory instructions):
   a power of two, at most 2^32;
 - constants: aggregates, strings, splats and float spellings (verify_constants.py),
@@ -17,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from enzc.ir.datalayout import DataLayout, DataLayoutError
 from enzc.ir.instructions import CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef, MDTuple, MDValue
 from enzc.ir.module import Function, Module
@@ -24,6 +26,7 @@ from enzc.ir.types import IntType
 from enzc.ir.values import Constant, GlobalValue, MetadataOperand
 from enzc.ir.verify_attributes import attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
+from enzc.ir.verify_flags import module_flag_problems
 from enzc.ir.verify_metadata import metadata_problems, undefined_references
 
 MAX_ALIGNMENT = 1 << 32
@@ -33,7 +36,7 @@ _GROUP_REF = re.compile(r"#(\d+)\Z")
 
 def module_problems(module: Module) -> list[str]:
     """Everything wrong at module level (function bodies are checked elsewhere)."""
-    problems = metadata_problems(module)
+    problems = metadata_problems(module) + module_flag_problems(module) + _datalayout_problems(module)
     for fn in module.functions.values():
         where = f"@{fn.name}"
         problems += _name_problems(where, fn.name)
@@ -51,9 +54,19 @@ def module_problems(module: Module) -> list[str]:
         problems += _attachment_problems(where, _attachments(var), module.metadata)
     for name in module.types:
         problems += _name_problems(f"type %{name}", name)
+    for ref in module.named_metadata.get("llvm.errno.tbaa", []):
+        problems += _errno_tbaa_problems(ref, module.metadata)
     for key, attrs in module.attribute_groups.items():
         problems += _attribute_problems(f"attributes #{key}", [attrs])
     return problems
+
+
+def _datalayout_problems(module: Module) -> list[str]:
+    try:
+        DataLayout.parse(module.datalayout or "")
+    except DataLayoutError as err:
+        return [f"target datalayout: {err}"]
+    return []
 
 
 def body_problems(module: Module, fn: Function) -> list[str]:
@@ -180,6 +193,17 @@ def _tbaa_problems(where: str, tag: Metadata | None,
         return [f"{where}: !tbaa offsets must be i64 (access bit-width not the same as "
                 "description bit-width)"]
     return []
+
+
+def _errno_tbaa_problems(ref: str, defined: dict[str, Metadata]) -> list[str]:
+    """`!llvm.errno.tbaa` lists access tags; unlike an instruction's `!tbaa`, LLVM
+    does not upgrade an old-style (scalar) one there: it rejects it."""
+    node = defined.get(ref)
+    if ref in defined and not (isinstance(node, MDTuple) and len(node.operands) >= 3
+                               and isinstance(node.operands[0], (MDRef, MDTuple))):
+        return [f"!llvm.errno.tbaa: !{ref} is an old-style TBAA tag, which is no longer allowed "
+                "(use struct-path TBAA: !{base, access, i64 offset})"]
+    return _tbaa_problems(f"!llvm.errno.tbaa: !{ref}", MDRef(ref), defined)
 
 
 def _int_width(md: Metadata | None) -> int | None:

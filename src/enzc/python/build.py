@@ -33,7 +33,6 @@ from enzc.python.shim import shim_source
 from enzc.python.signature import Signature, exported_signatures
 from enzc.python.wrappers import is_differentiable, wrapper_signatures, wrapper_source
 
-OPT = "opt-22"
 LLVM_DIS = "llvm-dis-22"
 
 TOOL_RUNS = [0]
@@ -81,10 +80,9 @@ def build(request: Request, workdir: Path, module_name: str) -> Built:
     with ThreadPoolExecutor(max_workers=max(1, min(len(sources), os.cpu_count() or 1))) as pool:
         compiled = list(pool.map(lambda n: _frontend(request, workdir, n, sources[n]),
                                  range(len(sources))))
-    signatures = _signatures([*(full for full, _ in compiled),
+    signatures = _signatures([*compiled,
                               *(_as_text(f, workdir, n) for n, f in enumerate(request.files)
                                 if Path(f).suffix in IR_SUFFIXES)])
-    bitcode = [lines for _, lines in compiled]
     differentiable = [sig for sig in signatures if is_differentiable(sig)]
     callable_ = [(sig.name, sig) for sig in signatures if sig.unsupported is None]
     for sig in differentiable:
@@ -93,7 +91,7 @@ def build(request: Request, workdir: Path, module_name: str) -> Built:
     shim.write_text(shim_source(module_name, callable_))
     shim_object = _compile_shim(shim, workdir)
     library = workdir / (module_name + sysconfig.get_config_var("EXT_SUFFIX"))
-    link_inputs = [*bitcode, *inputs, str(shim_object)]
+    link_inputs = [*compiled, *inputs, str(shim_object)]
     good, errors = _link_with_wrappers(request, workdir, link_inputs, library, differentiable)
     return Built(library, signatures, good, errors,
                  _dependencies(workdir, [Path(s) for s in sources]))
@@ -160,22 +158,16 @@ def _stage_inputs(request: Request, workdir: Path) -> tuple[list[str], list[str]
     return sources, others
 
 
-def _frontend(request: Request, workdir: Path, number: int, source: str) -> tuple[str, str]:
-    """Compile one source: (IR text with full debug info, bitcode with line tables only).
-
-    The first gives the signatures; the second is linked. Variable-location records
-    are dropped from what is differentiated because the forward-mode AD stage can
-    leave a `#dbg_value` naming an erased value (invalid IR; reproducer:
-    tests/python/programs/bugs/fwd_dbg_badref.c); line tables keep file:line in
-    its diagnostics.
-    """
+def _frontend(request: Request, workdir: Path, number: int, source: str) -> str:
+    """Compile one source to IR text with full debug info: it gives the signatures
+    (parameter names and types) and is what gets linked, so diagnostics of the AD
+    stage carry file:line."""
     stem = f"{number}-{Path(source).stem}"
-    full, lines = str(workdir / f"{stem}.ll"), str(workdir / f"{stem}.lines.bc")
+    full = str(workdir / f"{stem}.ll")
     cxx = Path(source).suffix in CXX_SUFFIXES
     _run([*_enzcc(cxx), *_user_flags(request), "-g", "-fPIC", "-S", "-emit-llvm",
           "-MD", "-MF", str(workdir / f"{stem}.d"), source, "-o", full], workdir)
-    _run([OPT, "-passes=strip-nonlinetable-debuginfo", full, "-o", lines], workdir)
-    return full, lines
+    return full
 
 
 def _compile_shim(shim: Path, workdir: Path) -> Path:

@@ -576,7 +576,7 @@ def _same_op(fw: _Tangents, inst: Instruction) -> Value | None:
 
     if not any(fw.has_tangent(o) for o in inst.operands if carries_float(o.type)):
         return None
-    d = clone_instruction(inst)
+    d = clone_instruction(inst, debug=False)  # inst is the original's: its records name its values
     for k, o in enumerate(inst.operands):
         if carries_float(o.type):
             d.set_operand(k, fw.tangent(o))

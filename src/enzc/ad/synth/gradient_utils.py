@@ -504,8 +504,7 @@ class GradientUtils:
             return self.planner.placeholder(v, loops_v)
         if self._recomputable(v, loops_v[-1], 0):
             ops = [self.lookup(o) if not isinstance(o, BasicBlock) else o for o in v.operands]
-            new = clone_instruction(v)
-            new.metadata = {k: m for k, m in new.metadata.items() if k != "dbg"}
+            new = clone_instruction(v, debug=False)
             for k, o in enumerate(ops):
                 new.set_operand(k, o)
             return self.b.insert(new, self.label(v) + ".re")

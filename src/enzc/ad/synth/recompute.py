@@ -286,8 +286,7 @@ class Planner:
             if isinstance(x, Phi):  # affine: `lookup` finds its start in the memo
                 memo[key] = gu.lookup(x)
                 continue
-            new = clone_instruction(x)
-            new.metadata = {k: m for k, m in new.metadata.items() if k != "dbg"}
+            new = clone_instruction(x, debug=False)
             for i, o in enumerate(new.operands):
                 if not isinstance(o, BasicBlock) and (o, blk) in memo:
                     new.set_operand(i, memo[(o, blk)])

@@ -168,7 +168,8 @@ class _Cut:
                          crossing: dict[Instruction, int], taped: dict[Alloca, int], dt: DominatorTree) -> None:
         g, aug = self.g, self.split.augmented
         blocks = [b for b in g.blocks if b in self.forward]
-        for ga, aa in zip(g.args, aug.args):
+        own_arg = dict(zip(g.args, aug.args))
+        for ga, aa in own_arg.items():
             aa.name = ga.name
             _replace_uses_in(ga, aa, self.forward)
         aug.blocks = blocks
@@ -190,6 +191,8 @@ class _Cut:
             _replace_uses_in(alloca, addr, self.forward)
         ret_type = aug.function_type.ret
         for index, (block, value, shadow) in enumerate(self.returns):
+            # a returned argument (`return it;`) is no use of it: map it by hand
+            value, shadow = own_arg.get(value, value), own_arg.get(shadow, shadow)  # type: ignore[arg-type]
             term = block.terminator
             assert isinstance(term, Br)
             b.position_before(term)
