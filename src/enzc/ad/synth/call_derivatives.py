@@ -56,7 +56,8 @@ def callee_signature(gu: GradientUtils, call: CallBase) -> Signature:
         else:
             args.append(ArgActivity.CONST)
     shadow_return = carries_pointer(call.type) and gu.activity.has_shadow(call)
-    return Signature(tuple(args), gu.has_adjoint(call) or shadow_return, _stable_args(gu, call))
+    return Signature(tuple(args), gu.has_adjoint(call) or shadow_return, _stable_args(gu, call),
+                     distinct=gu.memory.distinct_pairs(list(call.args)))
 
 
 def _stable_args(gu: GradientUtils, call: CallBase) -> frozenset[int]:

@@ -79,6 +79,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     gu.derivatives = derivatives
     gu.split = split
     gu.stable_args = sig.stable
+    gu.distinct_args = sig.distinct
     cache = CacheManager(gu)
     planner = Planner(gu, cache)
     gu.cache, gu.planner = cache, planner

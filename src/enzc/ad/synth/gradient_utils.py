@@ -126,9 +126,11 @@ class GradientUtils:
         """Split mode: the forward and reverse run in separate functions, so memory
         outside this function's own stack may change between them."""
         self.call_records: dict[Value, CallRecord] = {}
+        """Active calls to defined functions: their derived pair and forward tape."""
         self.stable_args: frozenset[int] = frozenset()
         """Split mode: argument indices whose memory stays unchanged until the reverse."""
-        """Active calls to defined functions: their derived pair and forward tape."""
+        self.distinct_args: frozenset[tuple[int, int]] = frozenset()
+        """Pairs of arguments the call sites pass into distinct objects (`Signature.distinct`)."""
         self.type_analysis = type_analysis
         """The module's type analysis (one for every derivative)."""
         self._types: TypeResults | None = None
