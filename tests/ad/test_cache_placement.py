@@ -139,3 +139,17 @@ def test_tape_stats_of_a_growing_arena(tmp_path: Path) -> None:
     assert done.stderr == f"enzc: diffe_tri: 2 calls, tape bytes per call: mean {per_call}, max {per_call}\n"
     assert arena_bytes([8 * (i + 1) for i in range(n)]) > 4096 * 4  # several blocks
 
+
+def test_loop_invariant_values_are_cached_once_per_varying_iteration(tmp_path: Path) -> None:
+    """matmul's `sin(in[r][i])` (its buffer is overwritten later, so it is taped) is the
+    same for every output column `o`: its cache has two dimensions, not three. smear's
+    middle loop writes the row its inner loop reads: that load keeps all three."""
+    _, report, _ = build([PROGRAMS / "invariant_loads.c"], tmp_path, "--enzc-print-cache")
+    sections = dict(re.findall(r"^; (split_\w+) .*?\n((?:;  .*\n?)*)", report, re.M))
+    double = r"^;   %[\w.]+\.cache: double \(8 bytes\)((?: x n\(%[\w.]+\))+) = [^\n]*"
+    matmul = re.findall(double, sections["split_matmul"], re.M)
+    smear = re.findall(double, sections["split_smear"], re.M)
+    assert sorted(d.count(" x ") for d in matmul) == [2, 3]  # sin(in[r][i]) per (r, i); w[o][i] per (r, o, i)
+    assert [d.count(" x ") for d in smear] == [3]
+    assert re.search(r"double \(8 bytes\) x n\(%[\w.]+\) x n\(%[\w.]+\) = .*the same in every iteration of",
+                     sections["split_matmul"])

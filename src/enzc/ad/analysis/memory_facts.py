@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Instruction, Load, Phi, Select, Store
-from enzc.ir.loops import LoopInfo
+from enzc.ir.loops import Loop, LoopInfo
 from enzc.ir.metadata import Metadata
 from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.types import FloatType, IntType, PointerType, Type, VectorType
@@ -382,6 +382,7 @@ class MemoryFacts:
         undone = set(self.undone)
         self._kept = [w for w in self.writes if w.inst not in undone]
         self._unchanged: dict[Load, bool] = {}
+        self._in_loop: dict[Loop, list[Write]] = {}
 
     # -- queries -----------------------------------------------------------------------
     def load_unchanged(self, load: Load) -> bool:
@@ -400,6 +401,15 @@ class MemoryFacts:
             return False
         writes = self._kept if self.gu.loops.loops_of(load.parent) else self.writes  # type: ignore[arg-type]
         return not any(self._clobbers(w, objs, load.metadata.get("tbaa")) for w in writes)
+
+    def clobbered_in(self, load: Load, loop: Loop) -> bool:
+        """Whether an instruction of `loop` may write the memory `load` reads (so the
+        load may read different values in different iterations of `loop`)."""
+        writes = self._in_loop.get(loop)
+        if writes is None:
+            writes = self._in_loop[loop] = [w for w in self.writes if loop.contains(w.inst)]
+        objs = underlying_objects(load.ptr)
+        return any(self._clobbers(w, objs, load.metadata.get("tbaa")) for w in writes)
 
     def never_written(self, target: Value) -> bool:
         """No kept write of the original may write object `target`."""

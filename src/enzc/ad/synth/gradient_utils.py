@@ -39,6 +39,7 @@ from enzc.ir.values import Constant, ConstantInt, GlobalValue, Value
 from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, float_leaves, slot_numbers
 from enzc.ad.analysis.allocations import allocator_of
 from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global, shadow_constant
+from enzc.ad.analysis.loop_variance import LoopVariance
 from enzc.ad.analysis.memory_facts import MemoryFacts
 from enzc.ad.analysis.tripcount import TripCount, trip_count
 from enzc.ad.diagnostics import ad_error
@@ -115,6 +116,7 @@ class GradientUtils:
         self.free_anchors: dict[Loop, BasicBlock] = {}
         self._trip_counts: dict[Loop, TripCount | None] = {}
         self._memory: MemoryFacts | None = None
+        self._variance: LoopVariance | None = None
         self.slots = slot_numbers(original)
         self.cache: LoopValueCache | None = None
         """Reverse mode: the caches of loop values (set by `combined`, with `planner`)."""
@@ -552,6 +554,23 @@ class GradientUtils:
         if self._memory is None:
             self._memory = MemoryFacts(self)
         return self._memory
+
+    @property
+    def variance(self) -> LoopVariance:
+        """Which loops each value of the original varies in (`loop_variance`)."""
+        if self._variance is None:
+            self._variance = LoopVariance(self.loops, self.memory.clobbered_in)
+        return self._variance
+
+    def cache_loops(self, v: Instruction) -> list[Loop]:
+        """The loops of forward value `v` that it varies in, outermost first: the
+        loops whose iteration numbers index its cache."""
+        loops = self.loops_of_new(v)
+        orig = self.original_of.get(v)
+        if not isinstance(orig, Instruction) or orig.parent is not self.block_map.get(v.parent):  # type: ignore[arg-type]
+            return loops
+        varying = self.variance.varying(orig)
+        return [L for L in loops if L in varying]
 
     def _memory_unchanged(self, load: Load) -> bool:
         """No instruction of the original may write the memory `load` reads."""
