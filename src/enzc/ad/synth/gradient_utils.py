@@ -33,8 +33,8 @@ from enzc.ir.libc import declare
 from enzc.ir.loops import Loop, LoopInfo
 from enzc.ir.module import BasicBlock, Function, GlobalVariable, Module
 from enzc.ir.transforms import clone_instruction
-from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStructType, StructType, Type
-from enzc.ir.values import Constant, ConstantInt, GlobalValue, Value
+from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStructType, StructType, Type, VectorType
+from enzc.ir.values import Constant, ConstantAggregate, ConstantFP, ConstantInt, GlobalValue, Value
 
 from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, float_leaves, slot_numbers
 from enzc.ad.analysis.allocations import allocator_of
@@ -273,7 +273,7 @@ class GradientUtils:
             b = IRBuilder(self.new.entry)
             with b.goto_entry_allocas():
                 slot = b.alloca(v.type, name="d." + self.label(v))  # type: ignore[assignment]
-                b.store(b.const_zero(v.type), slot)
+                b.store(adjoint_zero(v.type), slot)
             self.adjoint_slots[v] = slot  # type: ignore[assignment]
         return slot  # type: ignore[return-value]
 
@@ -286,7 +286,7 @@ class GradientUtils:
         """Load and clear the adjoint of `v` at the builder's position."""
         slot = self.adjoint_slot(v)
         d = self.b.load(v.type, slot, "d." + self.label(v) + ".val")
-        self.b.store(self.b.const_zero(v.type), slot)
+        self.b.store(adjoint_zero(v.type), slot)
         return d
 
     def add_adjoint(self, v: Value, delta: Value) -> None:
@@ -599,6 +599,24 @@ def derived_from_null(v: Value) -> bool:
     base = underlying_object(v)
     return base is not v and isinstance(base, Constant) and not isinstance(base, GlobalValue) \
         and base_global(base) is None
+
+
+_SIGNED_ZERO_KINDS = ("half", "float", "double")
+"""Float kinds whose constants are written with a sign (`ConstantFP.ref`)."""
+
+
+def adjoint_zero(ty: Type) -> Value:
+    """The empty adjoint of a value of type `ty`: -0.0 for floating scalars and vectors.
+
+    -0.0 is the exact identity of `fadd` (-0.0 + x is x for every x, +0.0 included),
+    so LLVM folds the first accumulation into an adjoint away; +0.0 + x is not x for
+    x = -0.0, and without `nsz` the add stays in every reverse loop iteration."""
+    scalar = ty.element if isinstance(ty, VectorType) else ty
+    if not isinstance(scalar, FloatType) or scalar.kind not in _SIGNED_ZERO_KINDS \
+            or isinstance(ty, VectorType) and ty.scalable:
+        return IRBuilder.const_zero(ty)
+    zero = ConstantFP(scalar, -0.0)
+    return ConstantAggregate(ty, [zero] * ty.count) if isinstance(ty, VectorType) else zero
 
 
 def _has_packed_struct(t: Type) -> bool:
