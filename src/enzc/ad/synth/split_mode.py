@@ -69,6 +69,9 @@ def declare_split(module: Module, fn: Function, sig: Signature) -> SplitDerivati
     rev = module.add_function(f"reverse_{fn.name}", reverse_type(fn, sig))
     for f in (aug, rev):
         f.linkage.words = ["internal"]
+    # Only the reverse reads (and frees) the tape, always through this parameter: with
+    # `noalias` LLVM hoists the tape's fields out of reverse loops that store to shadows.
+    rev.args[-1].attrs = ("noalias",)
     aug.header_suffix = [w for w in fn.header_suffix if w.startswith("personality")]  # landing pads need it
     return SplitDerivative(fn, sig, aug, rev)
 
