@@ -44,6 +44,7 @@ from enzc.ad.analysis.memory_facts import MemoryFacts
 from enzc.ad.analysis.tripcount import TripCount, trip_count
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.memory.heap import shadow_allocation
+from enzc.ad.synth.rematerialize import argument_expression, recompute
 from enzc.ad.synth.signature import CallRecord, Derivatives
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.results import TypeResults
@@ -108,6 +109,8 @@ class GradientUtils:
         self.adjoint_slots: dict[Value, Alloca] = {}
         self.shadows: dict[Value, Value] = {}
         self.spills: dict[Value, Alloca] = {}
+        self._recomputed: dict[BasicBlock, dict[Value, Value]] = {}
+        """Per reverse block, the argument expressions recomputed there (`rematerialize`)."""
         self.memo: dict[tuple[Value, BasicBlock], Value] = {}
         self.loop_states: dict[Loop, LoopState] = {}
         self.header_states: dict[BasicBlock, LoopState] = {}
@@ -444,8 +447,12 @@ class GradientUtils:
             return got
         loops_v = self.loops.loops_of(ob)
         if not loops_v:
-            if all(self.dt.block_dominates(ob, r) for r in self.return_blocks):
-                result: Value = v
+            dominates = all(self.dt.block_dominates(ob, r) for r in self.return_blocks)
+            result: Value
+            if (self.split or not dominates) and argument_expression(v):  # cheaper than a tape field or spill
+                result = recompute(self.b, v, self._recomputed.setdefault(self.b.block, {}))  # type: ignore[arg-type]
+            elif dominates:
+                result = v
             else:
                 result = self.b.load(v.type, self._spill(v), self.label(v) + ".spilled")
         else:
