@@ -109,8 +109,6 @@ class GradientUtils:
         self.adjoint_slots: dict[Value, Alloca] = {}
         self.shadows: dict[Value, Value] = {}
         self.spills: dict[Value, Alloca] = {}
-        self._recomputed: dict[BasicBlock, dict[Value, Value]] = {}
-        """Per reverse block, the argument expressions recomputed there (`rematerialize`)."""
         self.memo: dict[tuple[Value, BasicBlock], Value] = {}
         self.loop_states: dict[Loop, LoopState] = {}
         self.header_states: dict[BasicBlock, LoopState] = {}
@@ -446,12 +444,14 @@ class GradientUtils:
         if got is not None:
             return got
         loops_v = self.loops.loops_of(ob)
+        dominates = not loops_v and all(self.dt.block_dominates(ob, r) for r in self.return_blocks)
+        if not loops_v and (self.split or not dominates) and argument_expression(v):
+            # cheaper than a tape field or a spill; computed afresh at each use (not memoized:
+            # a later lookup may sit earlier in the block, e.g. the planner's replacements)
+            return recompute(self.b, v, {})
+        result: Value
         if not loops_v:
-            dominates = all(self.dt.block_dominates(ob, r) for r in self.return_blocks)
-            result: Value
-            if (self.split or not dominates) and argument_expression(v):  # cheaper than a tape field or spill
-                result = recompute(self.b, v, self._recomputed.setdefault(self.b.block, {}))  # type: ignore[arg-type]
-            elif dominates:
+            if dominates:
                 result = v
             else:
                 result = self.b.load(v.type, self._spill(v), self.label(v) + ".spilled")
