@@ -39,7 +39,6 @@ from dataclasses import dataclass, field
 from enzc.ir.builder import IRBuilder, forget_names, new_block
 from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import Alloca, Br, Cast, GetElementPtr, Instruction, Phi, Ret, Select, Store
-from enzc.ir.libc import declare
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.types import I8, I32, I64, PTR, ArrayType, PointerType, StructType, Type
 from enzc.ir.values import Constant, ConstantInt, Value
@@ -48,6 +47,7 @@ from enzc.ad.analysis.uses import reaches
 from enzc.ad.synth.cache_report import CacheAllocation
 from enzc.ad.synth.combined import synthesize_reverse
 from enzc.ad.synth.signature import Derivatives, Signature, augmented_type, reverse_type
+from enzc.ad.synth.tape_stack import tape_alloc, tape_free
 
 
 @dataclass
@@ -185,7 +185,7 @@ class _Cut:
         tape: Value
         if self.fields:
             size = self.layout.alloc_size_of(tape_type)
-            tape = b.call(declare(self.module, "malloc"), [ConstantInt(I64, size)], "tape")
+            tape = b.call(tape_alloc(self.module), [ConstantInt(I64, size)], "tape")
         else:
             tape = b.const_null(PTR)
         for alloca, k in taped.items():
@@ -250,7 +250,7 @@ class _Cut:
             index = b.load(I32, b.gep(tape_type, tape, [0, offsets[which]], "tape.ret"), "ret.taken")
             b.switch(index, self.seeds[0], [(ConstantInt(I32, k), s) for k, s in enumerate(self.seeds) if k])
         if self.fields:
-            free = declare(self.module, "free")
+            free = tape_free(self.module)
             for block in self.reverse_blocks:
                 term = block.terminator
                 if isinstance(term, Ret):
