@@ -1,10 +1,10 @@
-// Tapes live in a per-thread stack (`tape_stack`): blocks freed out of order stay
-// until the blocks above them are freed, blocks that do not fit come from malloc,
-// and the stack is regrown when it is empty. Here two forward passes are kept and
-// reversed in the order they were made (first tape first: out of order for a
-// stack), several times: three tapes of 40 KB are more than the first stack
-// holds, so the third comes from malloc and the stack is regrown in the next round.
-// Gradients against the analytic ones.
+// A recursive function's tapes come from a per-thread stack (`tape_stack`): blocks
+// freed out of order stay until the blocks above them are freed, blocks that do not
+// fit come from malloc, and the stack is regrown when it is empty. Here two forward
+// passes are kept and reversed in the order they were made (first tape first: out
+// of order for a stack), several times: three tapes of 40 KB are more than the
+// first stack holds, so the third comes from malloc and the stack is regrown in the
+// next round. Gradients against the analytic ones.
 // tol: rel=1e-12 abs=1e-14
 // grads: 16
 #include <math.h>
@@ -16,6 +16,11 @@ void __enzyme_reverse(void *, ...);
 extern int enzyme_dup, enzyme_const;
 
 void f(const double *x, double *y, int n) {
+    if (n > 3000) {  /* never taken here; f is recursive, so its tapes come from the stack */
+        f(x, y, 3000);
+        f(x + 3000, y + 3000, n - 3000);
+        return;
+    }
     double t[5000];  /* read by the reverse: lives in the tape, 40 KB */
     for (int i = 0; i < n; i++)
         t[i] = x[i] * x[(i + 1) % n];
