@@ -21,7 +21,9 @@ from enzc.ad.analysis.memory_facts import (
     MemoryFacts,
     TBAAOrder,
     call_write_targets,
+    distinct_pairs,
     may_alias,
+    objects_may_alias,
     underlying_object,
     underlying_objects,
 )
@@ -145,6 +147,7 @@ def test_tbaa(tbaa, a, b, alias: bool) -> None:
 CALLS = """
 @signgam = global i32 0
 declare void @argw(ptr, ptr) memory(argmem: readwrite)
+declare void @argro(ptr readonly, ptr) memory(argmem: readwrite)
 declare double @errw(double) memory(errnomem: write)
 declare void @other(ptr) memory(readwrite, argmem: none)
 declare void @unknown(ptr)
@@ -153,6 +156,8 @@ declare double @lgamma(double)
 
 define void @f(ptr %p, ptr %q, i64 %n) {
   call void @argw(ptr %p, ptr %q)
+  call void @argro(ptr %p, ptr %q)
+  call void @argw(ptr readonly %q, ptr %p)
   %e = call double @errw(double 1.0)
   call void @other(ptr %p)
   call void @unknown(ptr %p)
@@ -165,14 +170,40 @@ define void @f(ptr %p, ptr %q, i64 %n) {
 
 def test_call_write_targets() -> None:
     m = parse_module(CALLS)
-    calls = {c.called_function.name: c for c in m.functions["f"].instructions() if isinstance(c, CallBase)}
+    all_calls = [c for c in m.functions["f"].instructions() if isinstance(c, CallBase)]
+    calls = {c.called_function.name: c for c in reversed(all_calls)}  # the first call of each name
     p, q = m.functions["f"].args[:2]
     assert call_write_targets(calls["argw"], m) == [p, q]
+    # a `readonly` parameter (of the callee or at the call site) is not written through
+    assert call_write_targets(calls["argro"], m) == [q]
+    assert call_write_targets(all_calls[2], m) == [p]
     assert call_write_targets(calls["errw"], m) == []
     assert call_write_targets(calls["other"], m) is None
     assert call_write_targets(calls["unknown"], m) is None
     assert call_write_targets(calls["ro"], m) == []
     assert call_write_targets(calls["lgamma"], m) == [m.globals["signgam"]]
+
+
+def test_distinct_pairs_of_call_arguments() -> None:
+    """Arguments a call passes into distinct objects; the callee's `Signature.distinct`."""
+    m = parse_module("""
+declare ptr @malloc(i64)
+declare void @g(ptr, ptr, ptr, ptr, i64)
+define void @f(ptr %p, ptr noalias %r) {
+  %a = alloca [4 x double]
+  %h = call ptr @malloc(i64 32)
+  %a1 = getelementptr double, ptr %a, i64 1
+  call void @g(ptr %a, ptr %h, ptr %p, ptr %a1, i64 3)
+  call void @g(ptr %p, ptr %r, ptr %p, ptr %h, i64 3)
+  ret void
+}
+""")
+    first, second = [c for c in m.functions["f"].instructions()
+                     if isinstance(c, CallBase) and c.called_function.name == "g"]
+    # alloca/malloc/argument are pairwise distinct; %a1 is inside %a; the i64 is no pointer
+    assert distinct_pairs(list(first.args), objects_may_alias) == {(0, 1), (0, 2), (1, 2), (1, 3), (2, 3)}
+    # %p twice is the same object; noalias %r is distinct from %p and from the malloc
+    assert distinct_pairs(list(second.args), objects_may_alias) == {(0, 1), (0, 3), (1, 2), (1, 3), (2, 3)}
 
 
 LOOP = """
@@ -214,7 +245,7 @@ def facts(second_store: str, split: bool = False) -> tuple[MemoryFacts, Load, li
     m = parse_module(LOOP.replace("STORE", second_store))
     fn = m.functions["f"]
     dt = DominatorTree(fn)
-    gu = SimpleNamespace(module=m, original=fn, split=split, stable_args=frozenset(), dt=dt,
+    gu = SimpleNamespace(module=m, original=fn, split=split, stable_args=frozenset(), distinct_args=frozenset(), dt=dt,
                          loops=LoopInfo(fn, dt), has_rule=has_rule)
     load = next(i for i in fn.instructions() if isinstance(i, Load))
     stores = [i for i in fn.instructions() if isinstance(i, Store) and i.value.type.__str__() == "double"]

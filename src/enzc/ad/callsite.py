@@ -18,7 +18,7 @@ stack slot and reloaded as whatever type the call returns.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from enzc.ir.builder import IRBuilder, new_block
@@ -30,6 +30,7 @@ from enzc.ir.types import I8, PTR, VOID, ArrayType, FloatType, IntType, PointerT
 from enzc.ir.values import ConstantExpr, ConstantInt, MetadataOperand, Value
 
 from enzc.ad.analysis.activity import ArgActivity, carries_float
+from enzc.ad.analysis.memory_facts import distinct_pairs, objects_may_alias
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.synth.derivatives import DerivativeCache
 from enzc.ad.synth.signature import Signature, out_types
@@ -106,6 +107,16 @@ class EntryCall:
     """Split mode: the call's arguments after f's (tape markers, tape, return adjoint)."""
     return_primal: bool = False
     """`enzyme_primal_return` was given."""
+
+    def primals(self) -> list[Value]:
+        """The value passed for each parameter of the function (shadows left out)."""
+        values = iter(self.arguments)
+        out = []
+        for cls in self.signature.args:
+            out.append(next(values))
+            for _ in range(self.signature.width if cls.has_shadow else 0):
+                next(values)
+        return out
 
 
 def is_entry_point(fn: Function | None) -> bool:
@@ -292,7 +303,8 @@ class CallSiteLowering:
                 elif outs:
                     result = b.extract_value(result, 1, "tangent")  # from {result, tangent(s)}
             case EntryKind.REVERSE:
-                derivative = self.derivatives.reverse(entry.function, entry.signature)
+                sig = replace(entry.signature, distinct=distinct_pairs(entry.primals(), objects_may_alias))
+                derivative = self.derivatives.reverse(entry.function, sig)
                 outs = derivative.out_types
                 result = self._emit_call(b, call, caller, derivative.function, entry.arguments)
             case EntryKind.AUGMENT:

@@ -21,6 +21,10 @@ from enzc.ir.values import Argument, GlobalValue, Value
 
 ARENA_ALLOC = "__enzc_arena_alloc"
 """`ptr (ptr arena, i64 bytes)`: a piece of a bump arena (`synth.cache_runtime`)."""
+TAPE_ALLOC = "__enzc_tape_alloc"
+"""`ptr (i64 bytes)`: a block of the per-thread tape stack (`synth.tape_stack`)."""
+TAPE_FREE = "__enzc_tape_free"
+"""`void (ptr block)`: gives a block of `TAPE_ALLOC` back."""
 ADOPT_ALIGNED = "__enzc_adopt_aligned"
 """`ptr (ptr block, i64 align, i64 size)`, returning `block`: marks the block a
 `posix_memalign` produced as a fresh allocation (`posix_memalign.py`)."""
@@ -54,12 +58,14 @@ ALLOCATORS: dict[str, Allocator] = {
     "_ZnamSt11align_val_tRKSt9nothrow_t": Allocator((0,), align_arg=1),
     ADOPT_ALIGNED: Allocator((2,), align_arg=1),
     ARENA_ALLOC: Allocator((1,)),  # dynamic stack memory of the private copy (`dynamic_stack`)
+    TAPE_ALLOC: Allocator((0,)),  # tapes and cache blocks of derivatives (higher-order AD sees them)
 }
 """Allocation functions by name (C and the Itanium C++ `operator new` family)."""
 
 DEALLOCATORS = frozenset({
     "free", "_ZdlPv", "_ZdlPvm", "_ZdaPv", "_ZdaPvm", "_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t",
     "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t", "_ZdlPvRKSt9nothrow_t", "_ZdaPvRKSt9nothrow_t",
+    TAPE_FREE,
 })
 """Functions releasing a heap block: the block's first argument may not be read after them."""
 

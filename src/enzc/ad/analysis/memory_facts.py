@@ -36,10 +36,10 @@ reverses of the stores before and after the loop) reload the right values.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Callable, Protocol
 
 from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Instruction, Load, Phi, Select, Store
-from enzc.ir.loops import LoopInfo
+from enzc.ir.loops import Loop, LoopInfo
 from enzc.ir.metadata import Metadata
 from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.types import FloatType, IntType, PointerType, Type, VectorType
@@ -151,6 +151,19 @@ def may_alias(a: Value, b: Value) -> bool:
 
 def objects_may_alias(xs: list[Value], ys: list[Value]) -> bool:
     return any(may_alias(x, y) for x in xs for y in ys)
+
+
+DistinctArgs = frozenset[tuple[int, int]]
+"""Pairs `(i, j)`, `i < j`, of pointer arguments that the caller passed into distinct
+objects (a fact of a call site, carried by the callee's derivative signature)."""
+
+
+def distinct_pairs(args: list[Value], alias: Callable[[list[Value], list[Value]], bool]) -> DistinctArgs:
+    """The pairs of pointer arguments of a call whose underlying objects cannot overlap,
+    by the caller's alias facts `alias` (`objects_may_alias`, or a derivative's own)."""
+    objects = {k: underlying_objects(a) for k, a in enumerate(args) if isinstance(a.type, PointerType)}
+    known = {k: objs for k, objs in objects.items() if not any(isinstance(o, _Unknown) for o in objs)}
+    return frozenset((i, j) for i in known for j in known if i < j and not alias(known[i], known[j]))
 
 
 # -- types (TBAA) -------------------------------------------------------------------------------
@@ -321,12 +334,28 @@ def call_write_targets(call: CallBase, module: Module | None) -> list[Value] | N
         writes = set.intersection(*effects)  # every attribute must allow the write
         if "other" in writes:
             return None
-        return [a for a in call.args if isinstance(a.type, PointerType)] if "argmem" in writes else []
+        if "argmem" not in writes:
+            return []
+        return [a for k, a in enumerate(call.args) if isinstance(a.type, PointerType) and not _read_only_arg(call, k)]
     hidden = HIDDEN_STATE_WRITERS.get(fn.name or "") if isinstance(fn, Function) else None
     if hidden is not None and module is not None:
         g = module.globals.get(hidden)
         return [g] if g is not None else []
     return None
+
+
+_READ_ONLY_PARAM = ("readonly", "readnone")
+"""Parameter attributes by which a callee promises not to write through that argument
+(memory it reaches through another argument is that argument's write)."""
+
+
+def _read_only_arg(call: CallBase, k: int) -> bool:
+    """Whether the call may not write through its argument `k` (call-site or callee attributes)."""
+    attrs = list(call.arg_attrs[k]) if k < len(call.arg_attrs) else []
+    fn = call.called_function
+    if isinstance(fn, Function) and k < len(fn.args):
+        attrs += fn.args[k].attrs
+    return any(a in _READ_ONLY_PARAM for a in attrs)
 
 
 def _memory_effects(body: str) -> set[str]:
@@ -354,6 +383,8 @@ class FactsOwner(Protocol):
     """The function being differentiated (its private copy)."""
     split: bool
     stable_args: frozenset[int]
+    distinct_args: DistinctArgs
+    """Pairs of arguments every call site of this derivative passed into distinct objects."""
     loops: LoopInfo
     has_rule: RuleLookup
 
@@ -370,6 +401,7 @@ class MemoryFacts:
         undone = set(self.undone)
         self._kept = [w for w in self.writes if w.inst not in undone]
         self._unchanged: dict[Load, bool] = {}
+        self._in_loop: dict[Loop, list[Write]] = {}
 
     # -- queries -----------------------------------------------------------------------
     def load_unchanged(self, load: Load) -> bool:
@@ -389,9 +421,34 @@ class MemoryFacts:
         writes = self._kept if self.gu.loops.loops_of(load.parent) else self.writes  # type: ignore[arg-type]
         return not any(self._clobbers(w, objs, load.metadata.get("tbaa")) for w in writes)
 
+    def clobbered_in(self, load: Load, loop: Loop) -> bool:
+        """Whether an instruction of `loop` may write the memory `load` reads (so the
+        load may read different values in different iterations of `loop`)."""
+        writes = self._in_loop.get(loop)
+        if writes is None:
+            writes = self._in_loop[loop] = [w for w in self.writes if loop.contains(w.inst)]
+        objs = underlying_objects(load.ptr)
+        return any(self._clobbers(w, objs, load.metadata.get("tbaa")) for w in writes)
+
     def never_written(self, target: Value) -> bool:
         """No kept write of the original may write object `target`."""
-        return not any(objects_may_alias([target], list(w.objects)) for w in self._kept)
+        return not any(self.objects_may_alias([target], list(w.objects)) for w in self._kept)
+
+    def objects_may_alias(self, xs: list[Value], ys: list[Value]) -> bool:
+        """`objects_may_alias`, knowing which arguments the call sites passed into distinct objects."""
+        distinct = self.gu.distinct_args
+        for x in xs:
+            for y in ys:
+                if isinstance(x, Argument) and isinstance(y, Argument) and x is not y \
+                        and (min(x.index, y.index), max(x.index, y.index)) in distinct:
+                    continue
+                if may_alias(x, y):
+                    return True
+        return False
+
+    def distinct_pairs(self, args: list[Value]) -> DistinctArgs:
+        """The pairs of a call's pointer arguments that point into distinct objects."""
+        return distinct_pairs(args, self.objects_may_alias)
 
     def input_unchanged(self, ptr: Value, call: Instruction) -> bool:
         """Whether the reverse pass can read array `ptr`, an input of `call`, in place:
@@ -415,7 +472,7 @@ class MemoryFacts:
         return isinstance(target, Argument) and target.index in self.gu.stable_args
 
     def _clobbers(self, w: Write, objs: list[Value], tag: Metadata | None) -> bool:
-        return objects_may_alias(list(w.objects), objs) and self.tbaa.may_alias(w.tag, tag)
+        return self.objects_may_alias(list(w.objects), objs) and self.tbaa.may_alias(w.tag, tag)
 
     # -- once-executed stores ----------------------------------------------------------
     def _undoable(self) -> list[Store]:

@@ -152,9 +152,13 @@ class CacheManager:
     def _create(self, value: Instruction) -> Cache:
         gu = self.gu
         all_loops = gu.loops_of_new(value)
-        loops = self.chunk_loops(all_loops)
-        enclosing = all_loops[: len(all_loops) - len(loops)]
+        index = gu.cache_loops(value)
+        invariant = [L for L in all_loops if L not in index]
+        if not index:
+            return self._create_slot(value, invariant)
+        loops = self.chunk_loops(index)
         head = loops[0]
+        enclosing = all_loops[: all_loops.index(head)]  # every loop the head's preheader is in
         assert head.preheader is not None, "prepare() gives every loop a preheader"
         pb = gu.new_block_of(head.preheader)
         block = self.blocks.get(pb)
@@ -181,7 +185,20 @@ class CacheManager:
             placement = ""  # decided at emit_frees
             self.blocks[pb].allocations.append(len(self.stats.allocations))
         self._emit_store(cache)
-        self.stats.allocations.append(describe(gu, value, loops, cache.growing, placement))
+        self.stats.allocations.append(describe(gu, value, loops, cache.growing, placement, invariant))
+        return cache
+
+    def _create_slot(self, value: Instruction, invariant: list[Loop]) -> Cache:
+        """A value the same in every iteration of all its loops: one entry `alloca`,
+        stored at each execution (the same value), read by the reverse pass."""
+        gu = self.gu
+        b = IRBuilder(gu.new.entry)
+        with b.goto_entry_allocas():
+            slot = b.alloca(value.type, name=gu.label(value) + ".cache")
+        cache = Cache(value, [], slot, False)
+        self._emit_store(cache)
+        allocation = describe(gu, value, [], False, "", invariant)
+        self.stats.allocations.append(allocation.placed("once per call, on the stack", "slot", -1, None))
         return cache
 
     def _place(self, b: IRBuilder, pb: BasicBlock, head: Loop, nbytes: Value, align: int,
@@ -391,6 +408,8 @@ def _address(user: Instruction, slot: Value, offset: Value, operand: int | None 
 
 
 def _linear(b: IRBuilder, ivs: list[Value], strides: list[Value]) -> Value:
+    if not ivs:
+        return ConstantInt(I64, 0)
     index = ivs[0]
     for iv, stride in zip(ivs[1:], strides):
         index = b.add(b.mul(index, stride, "cache.i"), iv, "cache.i")

@@ -43,6 +43,8 @@ class CacheAllocation:
     """Number of the shared block (stack, malloc, arena piece) the array is in."""
     block_bytes: int | None = None
     """Constant size of that block, when it has one."""
+    invariant: tuple[str, ...] = ()
+    """Loops the value is in but does not vary in (`loop_variance`): not indexed."""
 
     def placed(self, where: str, kind: str, block: int, block_bytes: int | None) -> CacheAllocation:
         """This array, now that its placement is decided."""
@@ -52,12 +54,16 @@ class CacheAllocation:
         size = "*".join([str(self.elem_bytes), *self.dims])
         how = self.where
         unit = "byte" if self.elem_bytes == 1 else "bytes"
-        head = f"{self.value}.cache: {self.type} ({self.elem_bytes} {unit}) x {' x '.join(self.dims)}"
-        return [f"{head} = {size} bytes, {how}", *(f"  where {c}" for c in self.counts)]
+        shape = f" x {' x '.join(self.dims)}" if self.dims else ", one slot"
+        head = f"{self.value}.cache: {self.type} ({self.elem_bytes} {unit}){shape}"
+        same = f"; the same in every iteration of {', '.join(self.invariant)}" if self.invariant else ""
+        return [f"{head} = {size} bytes, {how}{same}", *(f"  where {c}" for c in self.counts)]
 
 
-def describe(gu: GradientUtils, value: Value, loops: list[Loop], outer_growing: bool, where: str) -> CacheAllocation:
-    """Describe the cache of `value` (a forward value) indexed by `loops`, allocated `where`."""
+def describe(gu: GradientUtils, value: Value, loops: list[Loop], outer_growing: bool, where: str,
+             invariant: list[Loop] | None = None) -> CacheAllocation:
+    """Describe the cache of `value` (a forward value) indexed by `loops`, allocated `where`;
+    `invariant`: the loops of the value it does not vary in."""
     dims: list[str] = []
     counts: list[str] = []
     for i, loop in enumerate(loops):
@@ -68,8 +74,9 @@ def describe(gu: GradientUtils, value: Value, loops: list[Loop], outer_growing: 
             continue
         tc = gu.trip_count(loop)
         counts.append(f"{name} = {_count_text(gu, tc)}" if tc is not None else f"{name} = ?")
+    same = tuple(f"%{gu.label(L.header)}" for L in invariant or [])
     return CacheAllocation("%" + gu.label(value), str(value.type), gu.layout.alloc_size_of(value.type), tuple(dims),
-                           outer_growing, where, tuple(counts))
+                           outer_growing, where, tuple(counts), invariant=same)
 
 
 def _count_text(gu: GradientUtils, tc: TripCount) -> str:
@@ -91,14 +98,15 @@ def _count_text(gu: GradientUtils, tc: TripCount) -> str:
 
 def report(function_name: str, values: int, allocations: list[CacheAllocation]) -> str:
     """The text `--enzc-print-cache` prints for one derivative."""
-    kinds: dict[str, dict[object, int]] = {"stack": {}, "malloc": {}, "arena": {}, "growing": {}}
+    kinds: dict[str, dict[object, int]] = {"stack": {}, "malloc": {}, "arena": {}, "growing": {}, "slot": {}}
     for a in allocations:
-        kinds[a.kind][a.block if a.kind != "growing" else a.value] = a.block_bytes or 0
+        kinds[a.kind][a.block if a.kind not in ("growing", "slot") else a.value] = a.block_bytes or 0
     stack_bytes = sum(kinds["stack"].values())
     parts = [f"{len(kinds['stack'])} stack block(s) ({stack_bytes} bytes)" if kinds["stack"] else "",
              f"{len(kinds['malloc'])} malloc'd block(s)" if kinds["malloc"] else "",
              f"{len(kinds['arena'])} arena piece(s) per outer iteration" if kinds["arena"] else "",
-             f"{len(kinds['growing'])} growing array(s)" if kinds["growing"] else ""]
+             f"{len(kinds['growing'])} growing array(s)" if kinds["growing"] else "",
+             f"{len(kinds['slot'])} stack slot(s)" if kinds["slot"] else ""]
     summary = ", ".join(p for p in parts if p) or "nothing allocated"
     out = [f"; {function_name}: {values} cached values; per call: {summary}"]
     for a in allocations:

@@ -33,16 +33,18 @@ from enzc.ir.libc import declare
 from enzc.ir.loops import Loop, LoopInfo
 from enzc.ir.module import BasicBlock, Function, GlobalVariable, Module
 from enzc.ir.transforms import clone_instruction
-from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStructType, StructType, Type
-from enzc.ir.values import Argument, Constant, ConstantInt, GlobalValue, Value
+from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStructType, StructType, Type, VectorType
+from enzc.ir.values import Argument, Constant, ConstantAggregate, ConstantFP, ConstantInt, GlobalValue, Value
 
 from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, float_leaves, slot_numbers
 from enzc.ad.analysis.allocations import allocator_of
 from enzc.ad.analysis.globals_shadow import base_global, has_zero_shadow, shadow_constant
+from enzc.ad.analysis.loop_variance import LoopVariance
 from enzc.ad.analysis.memory_facts import MemoryFacts, into_zero_globals
 from enzc.ad.analysis.tripcount import TripCount, trip_count
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.memory.heap import shadow_allocation
+from enzc.ad.synth.rematerialize import argument_expression, recompute
 from enzc.ad.synth.signature import CallRecord, Derivatives
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.results import TypeResults
@@ -118,6 +120,7 @@ class GradientUtils:
         self.free_anchors: dict[Loop, BasicBlock] = {}
         self._trip_counts: dict[Loop, TripCount | None] = {}
         self._memory: MemoryFacts | None = None
+        self._variance: LoopVariance | None = None
         self.slots = slot_numbers(original)
         self.cache: LoopValueCache | None = None
         """Reverse mode: the caches of loop values (set by `combined`, with `planner`)."""
@@ -138,6 +141,8 @@ class GradientUtils:
         """Split mode: argument indices whose memory stays unchanged until the reverse."""
         self.parallel = False
         """Run by every thread of an OpenMP team (`Signature.parallel`)."""
+        self.distinct_args: frozenset[tuple[int, int]] = frozenset()
+        """Pairs of arguments the call sites pass into distinct objects (`Signature.distinct`)."""
         self.type_analysis = type_analysis
         """The module's type analysis (one for every derivative)."""
         self._types: TypeResults | None = None
@@ -280,7 +285,7 @@ class GradientUtils:
             b = IRBuilder(self.new.entry)
             with b.goto_entry_allocas():
                 slot = b.alloca(v.type, name="d." + self.label(v))  # type: ignore[assignment]
-                b.store(b.const_zero(v.type), slot)
+                b.store(adjoint_zero(v.type), slot)
             self.adjoint_slots[v] = slot  # type: ignore[assignment]
         return slot  # type: ignore[return-value]
 
@@ -293,7 +298,7 @@ class GradientUtils:
         """Load and clear the adjoint of `v` at the builder's position."""
         slot = self.adjoint_slot(v)
         d = self.b.load(v.type, slot, "d." + self.label(v) + ".val")
-        self.b.store(self.b.const_zero(v.type), slot)
+        self.b.store(adjoint_zero(v.type), slot)
         return d
 
     def add_adjoint(self, v: Value, delta: Value) -> None:
@@ -463,9 +468,15 @@ class GradientUtils:
         if got is not None:
             return got
         loops_v = self.loops.loops_of(ob)
+        dominates = not loops_v and all(self.dt.block_dominates(ob, r) for r in self.return_blocks)
+        if not loops_v and (self.split or not dominates) and argument_expression(v):
+            # cheaper than a tape field or a spill; computed afresh at each use (not memoized:
+            # a later lookup may sit earlier in the block, e.g. the planner's replacements)
+            return recompute(self.b, v, {})
+        result: Value
         if not loops_v:
-            if all(self.dt.block_dominates(ob, r) for r in self.return_blocks):
-                result: Value = v
+            if dominates:
+                result = v
             else:
                 result = self.b.load(v.type, self._spill(v), self.label(v) + ".spilled")
         else:
@@ -574,6 +585,23 @@ class GradientUtils:
             self._memory = MemoryFacts(self)
         return self._memory
 
+    @property
+    def variance(self) -> LoopVariance:
+        """Which loops each value of the original varies in (`loop_variance`)."""
+        if self._variance is None:
+            self._variance = LoopVariance(self.loops, self.memory.clobbered_in)
+        return self._variance
+
+    def cache_loops(self, v: Instruction) -> list[Loop]:
+        """The loops of forward value `v` that it varies in, outermost first: the
+        loops whose iteration numbers index its cache."""
+        loops = self.loops_of_new(v)
+        orig = self.original_of.get(v)
+        if not isinstance(orig, Instruction) or orig.parent is not self.block_map.get(v.parent):  # type: ignore[arg-type]
+            return loops
+        varying = self.variance.varying(orig)
+        return [L for L in loops if L in varying]
+
     def _memory_unchanged(self, load: Load) -> bool:
         """No instruction of the original may write the memory `load` reads."""
         return self.memory.load_unchanged(load)
@@ -603,6 +631,24 @@ def derived_from_null(v: Value) -> bool:
     base = underlying_object(v)
     return base is not v and isinstance(base, Constant) and not isinstance(base, GlobalValue) \
         and base_global(base) is None
+
+
+_SIGNED_ZERO_KINDS = ("half", "float", "double")
+"""Float kinds whose constants are written with a sign (`ConstantFP.ref`)."""
+
+
+def adjoint_zero(ty: Type) -> Value:
+    """The empty adjoint of a value of type `ty`: -0.0 for floating scalars and vectors.
+
+    -0.0 is the exact identity of `fadd` (-0.0 + x is x for every x, +0.0 included),
+    so LLVM folds the first accumulation into an adjoint away; +0.0 + x is not x for
+    x = -0.0, and without `nsz` the add stays in every reverse loop iteration."""
+    scalar = ty.element if isinstance(ty, VectorType) else ty
+    if not isinstance(scalar, FloatType) or scalar.kind not in _SIGNED_ZERO_KINDS \
+            or isinstance(ty, VectorType) and ty.scalable:
+        return IRBuilder.const_zero(ty)
+    zero = ConstantFP(scalar, -0.0)
+    return ConstantAggregate(ty, [zero] * ty.count) if isinstance(ty, VectorType) else zero
 
 
 def _has_packed_struct(t: Type) -> bool:

@@ -244,10 +244,10 @@ class Planner:
         return {v for v, k in nodes.items() if 2 * k not in near_sink and 2 * k + 1 in near_sink}
 
     def _cost(self, v: Instruction) -> int:
-        """Bytes of `v` times the estimated runs of its loops."""
+        """Bytes of `v` times the estimated runs of the loops it varies in (its cache's size)."""
         gu = self.gu
         runs = 1
-        for L in gu.loops_of_new(v):
+        for L in gu.cache_loops(v):
             tc = gu.trip_count(L)
             count = tc.constant() if tc is not None else None
             runs *= max(1, count) if count is not None else UNKNOWN_TRIPS

@@ -35,7 +35,7 @@ from enzc.ad.rules.library_hints import library_hint
 from enzc.ad.rules.reuse import equal_forward_call
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.call_derivatives import reverse_call
-from enzc.ad.synth.gradient_utils import GradientUtils, derived_from_null
+from enzc.ad.synth.gradient_utils import GradientUtils, adjoint_zero, derived_from_null
 from enzc.ad.synth.mpi_calls import reverse_mpi
 from enzc.ad.synth.parallel_adjoints import accumulate_shadow, reverse_atomic
 from enzc.ad.synth.parallel_region import reverse_fork
@@ -207,7 +207,7 @@ def _shufflevector(gu: GradientUtils, inst: Instruction) -> None:
     if lanes is None:
         raise gu.error(inst, "cannot differentiate a shufflevector with a non-constant mask")
     b = gu.b
-    acc = {0: b.const_zero(a.type), 1: b.const_zero(c.type)}
+    acc = {0: adjoint_zero(a.type), 1: adjoint_zero(c.type)}
     for j, m in enumerate(lanes):
         if m is None:
             continue

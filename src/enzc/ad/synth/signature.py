@@ -34,6 +34,10 @@ class Signature:
     stable: frozenset[int] = frozenset()
     """Split mode: pointer arguments whose memory nobody writes between the
     augmented and the reverse call (the reverse may reload through them)."""
+    distinct: frozenset[tuple[int, int]] = frozenset()
+    """Pairs `(i, j)` of pointer arguments the call site passes into distinct objects
+    (`memory_facts.distinct_pairs`): a store through one never changes what the
+    other points to, so loads through it may be reloaded instead of cached."""
     return_primal: bool = False
     """`enzyme_primal_return`: the derivative returns f's result before the adjoints."""
     width: int = 1

@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 
 from enzc.ir.builder import IRBuilder, forget_names, new_block
 from enzc.ir.dominators import DominatorTree
-from enzc.ir.instructions import Alloca, Br, Cast, GetElementPtr, Instruction, Phi, Ret, Select, Store
 from enzc.ir.libc import declare
+from enzc.ir.instructions import Alloca, Br, CallBase, Cast, GetElementPtr, Instruction, Load, Phi, Ret, Select, Store
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.types import I8, I32, I64, PTR, ArrayType, PointerType, StructType, Type
 from enzc.ir.values import Constant, ConstantInt, Value
@@ -48,6 +48,7 @@ from enzc.ad.analysis.uses import reaches
 from enzc.ad.synth.cache_report import CacheAllocation
 from enzc.ad.synth.combined import synthesize_reverse
 from enzc.ad.synth.signature import Derivatives, Signature, augmented_type, reverse_type
+from enzc.ad.synth.tape_stack import tape_alloc, tape_free
 
 
 @dataclass
@@ -97,6 +98,9 @@ class _Cut:
         self.seeds = seeds
         self.fields: list[tuple[Type, int]] = []
         """(type, alignment) of each tape field, in order."""
+        self.recursive = _recursive(split.function)
+        """Tapes from the tape stack (`tape_stack`): a recursion's calls cannot be inlined,
+        while LLVM removes the malloc'd tape of a pair inlined into its caller."""
 
     # -- classification -------------------------------------------------------------------
     def _field(self, ty: Type, align: int | None = None) -> int:
@@ -142,6 +146,12 @@ class _Cut:
                 n = inst.count.value if isinstance(inst.count, ConstantInt) else 1
                 ty = inst.allocated_type if n == 1 else ArrayType(n, inst.allocated_type)
                 taped_allocas[inst] = self._field(ty, inst.align)
+        if all(_private(a) for a in taped_allocas):
+            # Only the reverse reaches the tape then, always through this parameter: with
+            # `noalias` LLVM keeps the tape's fields in registers across stores to shadows.
+            # (A local whose address is passed on or stored lives in the tape too, and a
+            # callee's reverse may reach it through the pointer its own tape kept.)
+            self.split.reverse.args[-1].attrs = ("noalias",)
         tape_type, offsets = self._layout()
         dt = DominatorTree(g)
         self._build_augmented(tape_type, offsets, which, crossing, taped_allocas, dt)
@@ -183,7 +193,8 @@ class _Cut:
         tape: Value
         if self.fields:
             size = self.layout.alloc_size_of(tape_type)
-            tape = b.call(declare(self.module, "malloc"), [ConstantInt(I64, size)], "tape")
+            alloc = tape_alloc(self.module) if self.recursive else declare(self.module, "malloc")
+            tape = b.call(alloc, [ConstantInt(I64, size)], "tape")
         else:
             tape = b.const_null(PTR)
         for alloca, k in taped.items():
@@ -250,7 +261,7 @@ class _Cut:
             index = b.load(I32, b.gep(tape_type, tape, [0, offsets[which]], "tape.ret"), "ret.taken")
             b.switch(index, self.seeds[0], [(ConstantInt(I32, k), s) for k, s in enumerate(self.seeds) if k])
         if self.fields:
-            free = declare(self.module, "free")
+            free = tape_free(self.module) if self.recursive else declare(self.module, "free")
             for block in self.reverse_blocks:
                 term = block.terminator
                 if isinstance(term, Ret):
@@ -268,6 +279,36 @@ def _address_crosses(alloca: Alloca, crossing: dict[Instruction, int]) -> bool:
     if alloca in crossing:
         return True
     return reaches(alloca, passes_on, lambda use: use.user in crossing and passes_on(use.user))
+
+
+def _recursive(fn: Function) -> bool:
+    """Whether `fn` may call itself through direct calls of defined functions."""
+    seen: set[int] = set()
+    work = [fn]
+    while work:
+        for inst in work.pop().instructions():
+            callee = inst.called_function if isinstance(inst, CallBase) else None
+            if callee is fn:
+                return True
+            if isinstance(callee, Function) and callee.blocks and id(callee) not in seen:
+                seen.add(id(callee))
+                work.append(callee)
+    return False
+
+
+def _private(alloca: Alloca) -> bool:
+    """Whether the alloca's address is only used to load and store through (GEPs of it
+    included): no call, store or cast passes it on."""
+    work: list[Instruction] = [alloca]
+    while work:
+        ptr = work.pop()
+        for use in ptr.uses:
+            user = use.user
+            if isinstance(user, GetElementPtr) and use.index == 0:
+                work.append(user)
+            elif not (isinstance(user, Load) or isinstance(user, Store) and use.index == 1):
+                return False
+    return True
 
 
 def _only_constant_init(alloca: Alloca, forward_users: list, entry: BasicBlock) -> bool:
