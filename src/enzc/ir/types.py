@@ -241,3 +241,16 @@ def aggregate_member(t: Type, index: int) -> Type:
             return e
     raise TypeError(f"cannot index into {t}")
 
+
+def has_packed_struct(t: Type) -> bool:
+    """Whether a packed struct lies inside `t` (its fields may sit at any offset)."""
+    match t:
+        case StructType(packed=True) | NamedStructType(packed=True):
+            return True
+        case StructType(elements=els):
+            return any(has_packed_struct(e) for e in els)
+        case NamedStructType() if t.elements is not None:
+            return any(has_packed_struct(e) for e in t.elements)
+        case ArrayType(element=e):
+            return has_packed_struct(e)
+    return False

@@ -33,8 +33,8 @@ from enzc.ir.libc import declare
 from enzc.ir.loops import Loop, LoopInfo
 from enzc.ir.module import BasicBlock, Function, GlobalVariable, Module
 from enzc.ir.transforms import clone_instruction
-from enzc.ir.types import I8, I32, I64, ArrayType, FloatType, IntType, NamedStructType, StructType, Type, VectorType
-from enzc.ir.values import Argument, Constant, ConstantAggregate, ConstantFP, ConstantInt, GlobalValue, Value
+from enzc.ir.types import I8, I32, I64, FloatType, IntType, Type, has_packed_struct
+from enzc.ir.values import Argument, Constant, ConstantInt, GlobalValue, Value
 
 from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, float_leaves, slot_numbers
 from enzc.ad.analysis.allocations import allocator_of
@@ -44,6 +44,7 @@ from enzc.ad.analysis.memory_facts import MemoryFacts, into_zero_globals
 from enzc.ad.analysis.tripcount import TripCount, trip_count
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.memory.heap import shadow_allocation
+from enzc.ad.synth.adjoint_zero import adjoint_zero
 from enzc.ad.synth.rematerialize import argument_expression, recompute
 from enzc.ad.synth.signature import CallRecord, Derivatives
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
@@ -316,7 +317,7 @@ class GradientUtils:
             old = b.load(ty, ptr, "acc", align=align)
             b.store(b.fadd(old, delta, "acc.sum"), ptr, align=align)
             return
-        packed = _has_packed_struct(ty)
+        packed = has_packed_struct(ty)
         for path, leaf in float_leaves(ty):
             part = b.extract_value(delta, list(path), "acc.part")
             addr = b.gep(ty, ptr, [0, *path], "acc.addr", inbounds=True)
@@ -631,35 +632,3 @@ def derived_from_null(v: Value) -> bool:
     base = underlying_object(v)
     return base is not v and isinstance(base, Constant) and not isinstance(base, GlobalValue) \
         and base_global(base) is None
-
-
-_SIGNED_ZERO_KINDS = ("half", "float", "double")
-"""Float kinds whose constants are written with a sign (`ConstantFP.ref`)."""
-
-
-def adjoint_zero(ty: Type) -> Value:
-    """The empty adjoint of a value of type `ty`: -0.0 for floating scalars and vectors.
-
-    -0.0 is the exact identity of `fadd` (-0.0 + x is x for every x, +0.0 included),
-    so LLVM folds the first accumulation into an adjoint away; +0.0 + x is not x for
-    x = -0.0, and without `nsz` the add stays in every reverse loop iteration."""
-    scalar = ty.element if isinstance(ty, VectorType) else ty
-    if not isinstance(scalar, FloatType) or scalar.kind not in _SIGNED_ZERO_KINDS \
-            or isinstance(ty, VectorType) and ty.scalable:
-        return IRBuilder.const_zero(ty)
-    zero = ConstantFP(scalar, -0.0)
-    return ConstantAggregate(ty, [zero] * ty.count) if isinstance(ty, VectorType) else zero
-
-
-def _has_packed_struct(t: Type) -> bool:
-    """Whether a packed struct lies inside `t` (its fields may sit at any offset)."""
-    match t:
-        case StructType(packed=True) | NamedStructType(packed=True):
-            return True
-        case StructType(elements=els):
-            return any(_has_packed_struct(e) for e in els)
-        case NamedStructType() if t.elements is not None:
-            return any(_has_packed_struct(e) for e in t.elements)
-        case ArrayType(element=e):
-            return _has_packed_struct(e)
-    return False

@@ -35,7 +35,8 @@ from enzc.ad.rules.library_hints import library_hint
 from enzc.ad.rules.reuse import equal_forward_call
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.call_derivatives import reverse_call
-from enzc.ad.synth.gradient_utils import GradientUtils, adjoint_zero, derived_from_null
+from enzc.ad.synth.adjoint_zero import adjoint_zero
+from enzc.ad.synth.gradient_utils import GradientUtils, derived_from_null
 from enzc.ad.synth.mpi_calls import reverse_mpi
 from enzc.ad.synth.parallel_adjoints import accumulate_shadow, reverse_atomic
 from enzc.ad.synth.parallel_region import reverse_fork
