@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.libc import define_helper
-from enzc.ir.module import Module
+from enzc.ir.module import Function, Module
 from enzc.ir.types import I8, I32, PTR, VOID, ArrayType, FloatType, FunctionType
 from enzc.ir.values import ConstantInt, Value
 
@@ -31,16 +33,26 @@ def adder(module: Module, elem: FloatType) -> Value:
     if not fresh:
         return fn
     dst, src, n = fn.args
+
+    def add(b: IRBuilder, i: Value) -> None:
+        at = b.gep(elem, dst, [i], "d.at")
+        b.store(b.fadd(b.load(elem, at, "d"), b.load(elem, b.gep(elem, src, [i], "s.at"), "s"), "sum"), at)
+
+    counted_loop(fn, n, add)
+    return fn
+
+
+def counted_loop(fn: Function, n: Value, body: Callable[[IRBuilder, Value], None]) -> None:
+    """Give the empty `fn` the body `for (i32 i = 0; i < n; i++) body(b, i); ret void`
+    (`body` emits straight-line code at `b`)."""
     entry, loop, done = new_block(fn, "entry"), new_block(fn, "loop"), new_block(fn, "done")
     b = IRBuilder(entry)
     b.cond_br(b.icmp("sgt", n, ConstantInt(I32, 0), "any"), loop, done)
     b.position_at_end(loop)
     i = b.phi(I32, [(ConstantInt(I32, 0), entry)], "i")
-    at = b.gep(elem, dst, [i], "d.at")
-    b.store(b.fadd(b.load(elem, at, "d"), b.load(elem, b.gep(elem, src, [i], "s.at"), "s"), "sum"), at)
+    body(b, i)
     nxt = b.add(i, ConstantInt(I32, 1), "next")
     i.add_incoming(nxt, loop)
     b.cond_br(b.icmp("slt", nxt, n, "more"), loop, done)
     b.position_at_end(done)
     b.ret_void()
-    return fn

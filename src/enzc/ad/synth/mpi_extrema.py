@@ -23,7 +23,7 @@ from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.mpi import SUM, float_transfer, handle_name, mpi_callee, transfer_of
 from enzc.ad.synth.gradient_utils import GradientUtils
-from enzc.ad.synth.mpi_buffers import elem_bytes, mpi_handle
+from enzc.ad.synth.mpi_buffers import counted_loop, elem_bytes, mpi_handle
 
 EXTREMA = ("ompi_mpi_op_max", "ompi_mpi_op_min")
 """`MPI_MAX` and `MPI_MIN` in Open MPI."""
@@ -140,19 +140,13 @@ def _masked_add(module: Module, elem: FloatType) -> Value:
     if not fresh:
         return fn
     dst, src, won, n = fn.args
-    entry, loop, done = new_block(fn, "entry"), new_block(fn, "loop"), new_block(fn, "done")
-    b = IRBuilder(entry)
-    b.cond_br(b.icmp("sgt", n, ConstantInt(I32, 0), "any"), loop, done)
-    b.position_at_end(loop)
-    i = b.phi(I32, [(ConstantInt(I32, 0), entry)], "i")
-    at = b.gep(elem, dst, [i], "d.at")
-    add = b.load(elem, b.gep(elem, src, [i], "s.at"), "s")
-    keep = b.icmp("ne", b.load(I32, b.gep(I32, won, [i], "w.at"), "w"), ConstantInt(I32, 0), "won")
-    old = b.load(elem, at, "d")
-    b.store(b.select(keep, b.fadd(old, add, "sum"), old, "new"), at)
-    nxt = b.add(i, ConstantInt(I32, 1), "next")
-    i.add_incoming(nxt, loop)
-    b.cond_br(b.icmp("slt", nxt, n, "more"), loop, done)
-    b.position_at_end(done)
-    b.ret_void()
+
+    def masked_add(b: IRBuilder, i: Value) -> None:
+        at = b.gep(elem, dst, [i], "d.at")
+        add = b.load(elem, b.gep(elem, src, [i], "s.at"), "s")
+        keep = b.icmp("ne", b.load(I32, b.gep(I32, won, [i], "w.at"), "w"), ConstantInt(I32, 0), "won")
+        old = b.load(elem, at, "d")
+        b.store(b.select(keep, b.fadd(old, add, "sum"), old, "new"), at)
+
+    counted_loop(fn, n, masked_add)
     return fn
