@@ -154,6 +154,10 @@ class Lexer:
         before each token, anything else is at worst a BAD token), so finditer never
         skips text; a sentinel after the end stops it without retrying on the
         trailing whitespace. Raises SyntaxProblem at a character no terminal matches.
+
+        One long function on purpose: it runs once per token of every module read,
+        and the dispatch on the matched family stays inline (a call per token would
+        cost parse time in the lexer's hot loop).
         """
         keywords = self.keywords
         symbols = self.symbols
