@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from enzc.ad import ENTRY_POINT_MARK, run_ad_stage
 from enzc.errors import EnzcError
-from enzc.frontend import ad_cache
+import enzc.frontend.ad_cache as ad_cache
 from enzc.frontend.passes import run_ad_cleanup, run_pre_ad
 from enzc.frontend.preserve import keep_registrations, mark_registered_noinline
 from enzc.frontend.session import Session
