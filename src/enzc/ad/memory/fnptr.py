@@ -35,6 +35,7 @@ from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import CallBase
 from enzc.ir.libc import declare
 from enzc.ir.module import Function, GlobalVariable, Module
+from enzc.ir.transforms import forwarding_wrapper
 from enzc.ir.types import I32, I64, PTR, VOID, ArrayType, FunctionType, IntType, StructType
 from enzc.ir.values import Constant, ConstantAggregate, ConstantInt, GlobalValue, Value, iter_constant_operands
 
@@ -157,19 +158,8 @@ def reachable_definitions(state: GradientState, call: CallBase,
 
 
 def _rule_wrapper(module: Module, fn: Function) -> Function:
-    """`define internal T @__enzc_wrap.f(args) { ret call @f(args) }` (made once): a
-    body whose derivative the rule table gives, standing for declared `f`."""
-    name = f"__enzc_wrap.{fn.name}"
-    got = module.functions.get(name)
-    if got is not None:
-        return got
-    wrapper = module.add_function(name, fn.function_type)
-    wrapper.linkage.words = ["internal"]
-    wrapper.blocks = []
-    b = IRBuilder(new_block(wrapper, "entry"))
-    result = b.call(fn, list(wrapper.args), "r" if fn.function_type.ret != VOID else "")
-    b.ret(result if fn.function_type.ret != VOID else None)
-    return wrapper
+    """A body whose derivative the rule table gives, standing for declared `f`."""
+    return forwarding_wrapper(module, fn, f"__enzc_wrap.{fn.name}")
 
 
 def function_of_pointer(module: Module, b: IRBuilder, fp: Value, targets: list[tuple[Function, Function]]) -> Value:

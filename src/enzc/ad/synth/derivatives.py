@@ -15,6 +15,9 @@ from enum import Enum
 
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.module import Function, Module
+from enzc.ir.transforms import forwarding_wrapper
+
+from enzc.ad.analysis.annotations import forward_derivative_of, has_custom_gradient
 
 from enzc.ad.synth.combined import Derivative, synthesize_reverse
 from enzc.ad.synth.forward import ForwardDerivative, build_forward, declare_forward
@@ -51,6 +54,7 @@ class DerivativeCache:
 
     def reverse(self, fn: Function, sig: Signature) -> Derivative:
         """The combined forward+reverse derivative `diffe_<fn>` for `sig`."""
+        fn = self._custom_reverse_subject(fn)
         key = (fn.name or "", sig, Mode.COMBINED)
         got = self.done.get(key)
         if got is None:
@@ -60,6 +64,8 @@ class DerivativeCache:
     def forward(self, fn: Function, sig: Signature) -> ForwardDerivative:
         """The forward-mode derivative `fwddiffe_<fn>` for `sig` (a DUP float has a
         tangent). Registered before its body is built, for recursion."""
+        if forward_derivative_of(self.module, fn) is not None and not fn.function_type.vararg:
+            fn = forwarding_wrapper(self.module, fn, f"__enzc_custom.{fn.name}")
         key = (fn.name or "", sig)
         got = self.forward_done.get(key)
         if got is None:
@@ -70,9 +76,19 @@ class DerivativeCache:
     def split(self, fn: Function, sig: Signature) -> SplitDerivative:
         """The augmented forward / reverse pair of `fn` for `sig`. Registered before
         its body is built, so recursive calls refer to the functions being made."""
+        fn = self._custom_reverse_subject(fn)
         key = (fn.name or "", sig)
         got = self.split_done.get(key)
         if got is None:
             got = self.split_done[key] = declare_split(self.module, fn, sig)
             build_split(self, got)
         return got
+
+    def _custom_reverse_subject(self, fn: Function) -> Function:
+        """What to differentiate for `fn` itself: a function with the user's gradient
+        (`__enzyme_register_gradient_*`) is differentiated through a wrapper that calls
+        it, so its custom derivative applies at the entry point as it does at calls
+        (Enzyme does the same); its body is never differentiated instead."""
+        if has_custom_gradient(fn) and not fn.function_type.vararg:
+            return forwarding_wrapper(self.module, fn, f"__enzc_custom.{fn.name}")
+        return fn
