@@ -28,8 +28,9 @@ DIAG = PROGRAMS / "diag"
 CASES = {
     "mystery_call": Case(DIAG / "mystery_call.c", ("mystery",)),
     "memcpy_unknown_type": Case(DIAG / "memcpy_unknown_type.c", ("memcpy", "type")),
-    "global_no_shadow": Case(DIAG / "global_no_shadow.c", ("state", "shadow")),
-    "callee_writes_global": Case(DIAG / "callee_writes_global.c", ("saved", "shadow")),
+    # with enzc's own shadows turned off (rev2/globals/auto_shadow.c: the default)
+    "global_no_shadow": Case(DIAG / "global_no_shadow.c", ("state", "shadow"), ("--enzc-no-auto-shadow",)),
+    "callee_writes_global": Case(DIAG / "callee_writes_global.c", ("saved", "shadow"), ("--enzc-no-auto-shadow",)),
     "fnptr_external": Case(DIAG / "fnptr_external.c", ("indirect", "j0")),
     "openmp_task": Case(DIAG / "openmp_task.c", ("__kmpc_omp_task", "OpenMP", "tasks"), ("-fopenmp",)),
     "openmp_max_reduction": Case(DIAG / "openmp_max_reduction.c", ("order", "lock", "max"), ("-fopenmp",)),
@@ -59,7 +60,7 @@ CASES = {
     "blas_without_rule": Case(DIAG / "blas_without_rule.c", ("cblas_dtrmv", "gemm", "custom derivative")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",
-                                     ("last_input", "shadow"), ("-DNO_INACTIVE_MARK",)),
+                                     ("last_input", "shadow"), ("-DNO_INACTIVE_MARK", "--enzc-no-auto-shadow")),
 }
 
 # Case name (or "name[-g]" / "name[no -g]") -> why it fails today. Strict.

@@ -11,7 +11,7 @@ import pytest
 
 from jitrun import HEAD, D, compile_ir, function
 
-from enzc.ad import ADError, run_ad_stage
+from enzc.ad import ADError, ADOptions, run_ad_stage
 from enzc.ad.markers import apply_registrations, functions_to_keep
 from enzc.ad.pipeline import lower_module
 from enzc.ir import parse_module
@@ -19,14 +19,14 @@ from enzc.ir import parse_module
 AUTODIFF = "declare double @__enzyme_autodiff(...)\n"
 
 
-def scalar_gradient(body: str, x: float, fn: str = "f") -> float:
+def scalar_gradient(body: str, x: float, fn: str = "f", options: ADOptions = ADOptions()) -> float:
     driver = f"""
 define double @grad(double %x) {{
   %r = call double (...) @__enzyme_autodiff(ptr @{fn}, metadata !"enzyme_out", double %x)
   ret double %r
 }}
 """
-    out = run_ad_stage(HEAD + AUTODIFF + body + driver)
+    out = run_ad_stage(HEAD + AUTODIFF + body + driver, options)
     return function(compile_ir(out), "grad", D, D)(x)
 
 
@@ -252,11 +252,21 @@ define double @grad(double %x) {
     assert arr[1] == pytest.approx(a1 * math.sin(x), rel=1e-14)  # the primal update happened
 
 
-def test_active_store_into_unmarked_global_is_an_error() -> None:
+def test_active_store_into_unmarked_global_is_an_error_without_auto_shadows() -> None:
     body = GLOBALS.replace("@__enzyme_inactive_global_last = global ptr @last\n", "")
     with pytest.raises(ADError) as info:
-        scalar_gradient(body, 1.0)
+        scalar_gradient(body, 1.0, options=ADOptions(auto_shadow=False))
     assert "global 'last'" in str(info.value) and "shadow" in str(info.value)
+
+
+def test_active_store_into_unmarked_global_gets_a_shadow_of_its_own() -> None:
+    """`last` (written, never read back) gets enzc's shadow; the gradient is unchanged."""
+    body = GLOBALS.replace("@__enzyme_inactive_global_last = global ptr @last\n", "")
+    marked = scalar_gradient(GLOBALS, 0.9)
+    assert scalar_gradient(body, 0.9) == marked
+    assert "@last.enzc_shadow = internal global double zeroinitializer" in run_ad_stage(
+        HEAD + AUTODIFF + body + 'define double @g(double %x) {\n  %r = call double (...) @__enzyme_autodiff('
+        'ptr @f, metadata !"enzyme_out", double %x)\n  ret double %r\n}\n')
 
 
 def test_print_cache_reports_sizes_and_formulas() -> None:

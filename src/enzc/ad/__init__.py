@@ -24,6 +24,9 @@ class ADOptions:
     """Print the tape/cache bytes each derivative allocates."""
     tape_stats: bool = False
     """Make each derivative count its calls and cache bytes, printed at program exit."""
+    auto_shadow: bool = True
+    """Give globals of floats that differentiated code writes a shadow of enzc's own
+    (`--enzc-no-auto-shadow` turns it off: such a write is then a compile-time error)."""
     verify: bool = False
     """Run enzc.ir's verifier on the result (--enzc-verify, ENZC_VERIFY=1): a bug in
     the AD stage is then reported by function and instruction before LLVM sees it."""
@@ -44,7 +47,8 @@ def run_ad_stage(module_text: str, options: ADOptions = ADOptions()) -> str:
 
     module = parse_module(module_text, lazy=True)
     lowered = lower_module(module, print_activity=options.print_activity, print_gradient=options.print_gradient,
-                           print_cache=options.print_cache, tape_stats=options.tape_stats)
+                           print_cache=options.print_cache, tape_stats=options.tape_stats,
+                           auto_shadow=options.auto_shadow)
     if lowered == 0:
         return module_text
     if options.verify:

@@ -23,10 +23,11 @@ from enum import Enum
 
 from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import CallBase, Cast, Instruction, Invoke, Load, Phi, Select
+from enzc.ir.libc import declare
 from enzc.ir.metadata import MDString
 from enzc.ir.module import Alias, Function, GlobalVariable, Module
 from enzc.ir.transforms import rename_incoming
-from enzc.ir.types import I8, PTR, VOID, ArrayType, FloatType, IntType, PointerType, StructType, Type
+from enzc.ir.types import I1, I8, I64, PTR, VOID, ArrayType, FloatType, IntType, PointerType, StructType, Type
 from enzc.ir.values import ConstantExpr, ConstantInt, MetadataOperand, Value
 
 from enzc.ad.analysis.activity import ArgActivity, carries_float
@@ -131,6 +132,8 @@ class CallSiteLowering:
         self.derivatives = derivatives
         self.marker_constants = _marker_constants(module)
         self.marker_uses: list[Instruction] = []
+        self.auto_shadows: list[GlobalVariable] = []
+        """Shadow globals enzc made (`auto_shadows`): cleared before each derivative call starts."""
 
     # -- parsing -----------------------------------------------------------------------------
     def parse(self, call: CallBase, caller: Function, kind: EntryKind = EntryKind.REVERSE) -> EntryCall:
@@ -292,6 +295,8 @@ class CallSiteLowering:
             raise self._error(call, caller, f"marker '{e}' is not supported by enzc yet") from None
         b = IRBuilder()
         b.position_before(call)
+        if kind is not EntryKind.SPLIT_REVERSE:
+            self._zero_auto_shadows(b)
         match kind:
             case EntryKind.FORWARD:
                 fd = self.derivatives.forward(entry.function, entry.signature)
@@ -324,6 +329,12 @@ class CallSiteLowering:
                                   "declare it to return a struct with one member per enzyme_out argument, "
                                   "e.g. struct { double dx, dy; } __enzyme_autodiff(void *, ...)")
         self._deliver(b, call, outs, result, entry.sret)
+
+    def _zero_auto_shadows(self, b: IRBuilder) -> None:
+        """What a previous derivative call left in enzc-made shadows is not this call's."""
+        for g in self.auto_shadows:
+            size = ConstantInt(I64, self.derivatives.layout.alloc_size_of(g.value_type))
+            b.call(declare(self.module, "llvm.memset.p0.i64"), [g, ConstantInt(I8, 0), size, ConstantInt(I1, 0)])
 
     def _emit_call(self, b: IRBuilder, call: CallBase, caller: Function, function: Function,
                    args: list[Value]) -> Value:

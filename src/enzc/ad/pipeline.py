@@ -16,6 +16,7 @@ from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.values import ConstantExpr, Value
 
+from enzc.ad.auto_shadows import create_auto_shadows
 from enzc.ad.batch import is_batch, lower_batch
 from enzc.ad.callsite import REVERSE_MARK, CallSiteLowering, is_entry_point
 from enzc.ad.diagnostics import ADError, ad_error
@@ -33,9 +34,10 @@ OTHER_BUILTINS = ("__enzyme_context", "__enzyme_shadow", "__enzyme_todense",
 
 
 def lower_module(module: Module, *, print_activity: bool = False, print_gradient: bool = False,
-                 print_cache: bool = False, tape_stats: bool = False, err: TextIO | None = None) -> int:
+                 print_cache: bool = False, tape_stats: bool = False, auto_shadow: bool = True,
+                 err: TextIO | None = None) -> int:
     """Replace every entry-point call in `module` (and `__enzyme_batch`, `__enzyme_iter`);
-    returns how many."""
+    returns how many. `auto_shadow`: give written globals of floats a shadow (`auto_shadows`)."""
     err = err or sys.stderr
     apply_registrations(module)
     derivatives = DerivativeCache(module, for_module(module), tape_stats=tape_stats)
@@ -51,6 +53,8 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
                               f"global '{gv.name}': enzc replaces direct calls of it only\n"
                               f"hint: call {min(named)} directly where the derivative is needed")
     callers = [f for f in module.functions.values() if not f.is_declaration and _mentions_entry_point(f)]
+    if auto_shadow:
+        lowering.auto_shadows = create_auto_shadows(module, callers)
     for caller in nested_first(module, callers):
         for inst in list(caller.instructions()):
             operands = inst.operands[:-1] if isinstance(inst, CallBase) else inst.operands  # not the callee

@@ -188,6 +188,7 @@ _ENZC_SWITCHES = {
     "--enzc-print-cache": "print_cache",
     "--enzc-tape-stats": "tape_stats",
     "--enzc-verify": "verify",
+    "--enzc-no-auto-shadow": "no_auto_shadow",
 }
 
 
@@ -254,6 +255,7 @@ def parse_args(argv: list[str], cxx: bool) -> Invocation:
                                         print_gradient="print_gradient" in on,
                                         print_cache="print_cache" in on,
                                         tape_stats="tape_stats" in on,
+                                        auto_shadow="no_auto_shadow" not in on,
                                         verify="verify" in on or _env_verify()))
     if not inv.inputs or inv.phase == Phase.PREPROCESS:
         inv.delegate = True

@@ -12,11 +12,9 @@ from typing import Iterator
 
 from enzc.ir.local_names import fresh_local_name, new_block
 from enzc.ir.cfg import reachable_blocks
-from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import Br, DebugRecord, Instruction, LandingPad, Phi
 from enzc.ir.metadata import Metadata, MDRaw, MDRef, MDSpecialized, MDTuple, MDValue
 from enzc.ir.module import BasicBlock, Function, Linkage, Module
-from enzc.ir.types import VOID
 from enzc.ir.values import MetadataOperand, User, Value, poison
 
 ValueMap = dict[Value, Value]
@@ -136,28 +134,6 @@ def remove_unreachable_blocks(fn: Function) -> int:
 
 # ---------------------------------------------------------------------------
 # Cloning
-
-
-def forwarding_wrapper(module: Module, fn: Function, name: str) -> Function:
-    """`define internal T @name(args) { ret call @fn(args) }`, made once: a function
-    that stands for `fn` where a call of `fn` (not its body) must be seen. The
-    parameters keep `fn`'s attributes (`byval`, `sret`, ...) and the call passes them on."""
-    got = module.functions.get(name)
-    if got is not None:
-        return got
-    wrapper = module.add_function(name, fn.function_type)
-    wrapper.linkage.words = ["internal"]
-    wrapper.cconv, wrapper.ret_attrs = fn.cconv, fn.ret_attrs
-    for mine, theirs in zip(wrapper.args, fn.args):
-        mine.attrs = theirs.attrs
-    wrapper.blocks = []
-    b = IRBuilder(new_block(wrapper, "entry"))
-    returns = fn.function_type.ret != VOID
-    call = b.call(fn, list(wrapper.args), "r" if returns else "")
-    call.arg_attrs = [a.attrs for a in fn.args]
-    call.cconv = fn.cconv
-    b.ret(call if returns else None)
-    return wrapper
 
 
 def clone_function(fn: Function, new_name: str, module: Module | None = None) -> tuple[Function, ValueMap]:

@@ -120,11 +120,14 @@ class _Failure:
         self.gu, self.call, self.f, self.aug, self.grad = gu, call, f, aug, grad
 
     def __call__(self, what: str):
+        hint = ("see the custom derivatives section of docs/c-api: augmented(args with shadows) -> "
+                "tape / primal / {tape, primal}; reverse(args with shadows, [d_result], [tape]) -> "
+                "derivatives of the floating-point arguments")
+        if self.f.args and any(a.startswith("sret") for a in self.f.args[0].attrs):
+            hint += (f"; '{self.f.name}' returns a struct through a hidden pointer, which both take first, "
+                     "with its shadow: aug_f(T *ret, T *d_ret, args...), rev_f(T *ret, T *d_ret, args..., [tape])")
         return self.gu.error(self.call, f"custom derivative of '{self.f.name}' ('{self.aug.name}', "
-                                        f"'{self.grad.name}'): {what}",
-                             "see the custom derivatives section of docs/c-api: augmented(args with shadows) -> "
-                             "tape / primal / {tape, primal}; reverse(args with shadows, [d_result], [tape]) -> "
-                             "derivatives of the floating-point arguments")
+                                        f"'{self.grad.name}'): {what}", hint)
 
 
 def _augment_result(aug_ret: Type, f_ret: Type, fail: _Failure) -> tuple[int | None, int | None]:

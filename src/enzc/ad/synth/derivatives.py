@@ -15,7 +15,7 @@ from enum import Enum
 
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.module import Function, Module
-from enzc.ir.transforms import forwarding_wrapper
+from enzc.ir.forwarding import forwarding_wrapper
 
 from enzc.ad.analysis.annotations import forward_derivative_of, has_custom_gradient
 

@@ -1,5 +1,6 @@
 // Diagnostic: the differentiated function writes an active value into a global that
-// has no shadow (no !enzyme_shadow, not registered inactive): a compile-time error
+// has no shadow (no !enzyme_shadow, not registered inactive), built with
+// --enzc-no-auto-shadow (enzc makes no shadow of its own): a compile-time error
 // saying the global needs a shadow.
 #include <stdio.h>
 

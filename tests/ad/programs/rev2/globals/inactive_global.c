@@ -1,7 +1,8 @@
 // A global written inside the differentiated function with an active value but
 // registered inactive (__enzyme_inactive_global_*): a debugging "last input" record
-// needs no shadow, and the gradient is unaffected. Without the registration this
-// program must be rejected at compile time (tests/ad/test_gradients_diagnostics.py).
+// needs no shadow, and the gradient is unaffected. Without the registration and with
+// --enzc-no-auto-shadow this program must be rejected at compile time
+// (tests/ad/test_gradients_diagnostics.py).
 // tol: rel=1e-12 abs=1e-14
 // grads: 3
 #include <math.h>

@@ -1,0 +1,111 @@
+"""Shadows for globals the differentiated code writes floats into, made by enzc.
+
+A global written with an active value needs a shadow global to hold its derivative
+(`!enzyme_shadow`, C's `__enzyme_shadow_global`). Newer Enzyme creates one itself
+when the user registered none; so does enzc: before activity analysis, every
+writable global of floating-point data (a `double`, an array or struct of them)
+that code reachable from an entry point stores computed floats into (or copies
+memory into) gets a zero-initialised internal shadow. The derivative with respect
+to such a global's value on entry is not something the user asked for, so the
+entry-point lowering (`callsite`) clears these shadows before each derivative call
+starts (forward, combined and augmented-forward entry points; not before
+`__enzyme_reverse`, which continues an augmented call): what one call leaves in a
+shadow never leaks into the next call's gradient.
+
+Globals holding pointers still need a registered shadow (or the inactive mark):
+enzc cannot know what a shadow pointer stored there should point to.
+`--enzc-no-auto-shadow` turns this off; a write of an active value into a global
+without a shadow is then a compile-time error, as before.
+"""
+
+from __future__ import annotations
+
+from enzc.ir.instructions import CallBase, Instruction, Store
+from enzc.ir.metadata import MDRef, MDTuple, MDValue
+from enzc.ir.module import Function, GlobalVariable, Module
+from enzc.ir.types import ArrayType, FloatType, NamedStructType, StructType, Type, VectorType
+from enzc.ir.values import Constant, zeroinitializer
+
+from enzc.ad.analysis.globals_shadow import SHADOW_KIND, is_inactive_global, shadow_of_global
+from enzc.ad.analysis.memory_facts import underlying_object
+from enzc.ad.callsite import function_of, is_entry_point
+
+AUTO_SHADOW_KIND = "enzc_auto_shadow"
+"""Marks a shadow global enzc made (`!enzc_auto_shadow !{}`), so that a later AD run
+over the same module (the driver's cache, a second link) knows it is to be cleared."""
+
+_COPIES = ("llvm.memcpy", "llvm.memmove")
+
+
+def create_auto_shadows(module: Module, callers: list[Function]) -> list[GlobalVariable]:
+    """Give every global of floats that code differentiated from the entry calls in
+    `callers` writes floats into a zeroed shadow (unless it has one or is registered
+    inactive); returns all shadows enzc made, in the module's order."""
+    for fn in _reachable_from_entry_points(callers):
+        for inst in fn.instructions():
+            target = _written_global(inst)
+            if target is not None and _needs_shadow(module, target):
+                _add_shadow(module, target)
+    return [g for g in module.globals.values() if isinstance(g, GlobalVariable) and AUTO_SHADOW_KIND in g.metadata]
+
+
+def _reachable_from_entry_points(callers: list[Function]) -> list[Function]:
+    """The functions handed to entry points and every function they may call or take the address of."""
+    roots = []
+    for fn in callers:
+        for inst in fn.instructions():
+            if isinstance(inst, CallBase) and is_entry_point(inst.called_function) and inst.args:
+                target = function_of(inst.args[0]) or (function_of(inst.args[1]) if len(inst.args) > 1 else None)
+                if target is not None:
+                    roots.append(target)
+    seen: dict[str, Function] = {}
+    work = roots
+    while work:
+        fn = work.pop()
+        if fn.name in seen or fn.is_declaration:
+            continue
+        seen[fn.name or ""] = fn
+        for inst in fn.instructions():
+            work += [op for op in inst.operands if isinstance(op, Function)]
+    return list(seen.values())
+
+
+def _written_global(inst: Instruction) -> GlobalVariable | None:
+    """The global a store of computed floats or a memory copy writes into, if any
+    (constants written there carry no derivative: no shadow for a global only reset)."""
+    if isinstance(inst, Store):
+        if not _only_floats(inst.value.type) or isinstance(inst.value, Constant):
+            return None
+        dest = inst.ptr
+    elif isinstance(inst, CallBase) and (inst.called_function is not None
+                                         and (inst.called_function.name or "").startswith(_COPIES)):
+        dest = inst.args[0]
+    else:
+        return None
+    target = underlying_object(dest)
+    return target if isinstance(target, GlobalVariable) else None
+
+
+def _needs_shadow(module: Module, g: GlobalVariable) -> bool:
+    return (not g.is_constant and _only_floats(g.value_type) and shadow_of_global(module, g) is None
+            and not is_inactive_global(g))
+
+
+def _only_floats(ty: Type) -> bool:
+    """Whether every scalar in `ty` is floating point (a double, an array/struct of them)."""
+    match ty:
+        case FloatType():
+            return True
+        case ArrayType(element=e) | VectorType(element=e):
+            return _only_floats(e)
+        case StructType(elements=els) | NamedStructType(elements=els) if els:
+            return all(_only_floats(e) for e in els)
+    return False
+
+
+def _add_shadow(module: Module, g: GlobalVariable) -> None:
+    shadow = module.add_global(f"{g.name}.enzc_shadow", g.value_type, zeroinitializer(g.value_type))
+    shadow.linkage.words = ["internal"]
+    shadow.suffix = [item for item in g.suffix if item.startswith("align")]  # shadow accesses copy the primal's
+    shadow.metadata[AUTO_SHADOW_KIND] = MDRef(module.add_metadata(MDTuple([])))
+    g.metadata[SHADOW_KIND] = MDRef(module.add_metadata(MDTuple([MDValue(shadow)])))
