@@ -24,13 +24,14 @@ from enum import Enum
 from enzc.ir.instructions import AtomicRMW, CmpXchg, BinaryOp, CallBase, Cast, ExtractElement, ExtractValue, Freeze
 from enzc.ir.instructions import GetElementPtr, InsertElement, InsertValue, Instruction, Load, Phi, Ret, Select
 from enzc.ir.instructions import ShuffleVector, Store, UnaryOp
-from enzc.ir.module import Function, Module
+from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.types import ArrayType, FloatType, NamedStructType, PointerType, StructType, Type, VectorType
 from enzc.ir.values import Value
 
 from enzc.ad.analysis.allocations import allocator_of, local_roots
 from enzc.ad.analysis.calls import CallKind, RuleLookup, classify, writes_memory
-from enzc.ad.analysis.globals_shadow import shadowed_constants
+from enzc.ad.analysis.globals_shadow import shadow_of_global, shadowed_constants
+from enzc.ad.analysis.memory_facts import underlying_objects
 from enzc.ad.analysis.mpi import buffers, float_transfer
 from enzc.ad.typeanalysis.blas_abi import blas_callee
 
@@ -233,9 +234,29 @@ def analyze(fn: Function, args: tuple[ArgActivity, ...], active_return: bool, mo
             act.varied.add(a)
     if module is not None:
         act.shadowed.update(shadowed_constants(module, fn))  # globals with !enzyme_shadow
+        act.shadowed.update(c for c in insts if isinstance(c, CallBase) and carries_pointer(c.type)
+                            and classify(c, has_rule) is CallKind.UNKNOWN
+                            and may_return_shadowed_global(module, c.called_function))
     _forward(act, insts)
     _backward(act, insts)
     return act
+
+
+def may_return_shadowed_global(module: Module, fn: Function | None, depth: int = 3) -> bool:
+    """Whether defined `fn` may return a pointer into a global with a shadow (a getter,
+    `return &table[i]`): its result needs a shadow although no argument has one, or
+    what the caller reads through it would carry no derivative."""
+    if fn is None or fn.is_declaration or depth == 0:
+        return False
+    for inst in fn.instructions():
+        if not isinstance(inst, Ret) or inst.value is None or not carries_pointer(inst.value.type):
+            continue
+        for obj in underlying_objects(inst.value):
+            if isinstance(obj, GlobalVariable) and shadow_of_global(module, obj) is not None:
+                return True
+            if isinstance(obj, CallBase) and may_return_shadowed_global(module, obj.called_function, depth - 1):
+                return True
+    return False
 
 
 def _forward(act: Activity, insts: list[Instruction]) -> None:
@@ -290,7 +311,7 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                             changed |= _shadow_roots(shadowed, buf)
                     if kind is CallKind.UNKNOWN and any(a in varied or a in shadowed for a in inst.args):
                         changed |= _call_outputs(act, inst)
-                        new_shadow = carries_pointer(inst.type) and any(a in shadowed for a in inst.args)
+                        new_shadow = carries_pointer(inst.type)  # fresh or shadowed memory it may return
                 case ExtractValue() | InsertValue() if carries_pointer(inst.type):
                     new_shadow = any(o in shadowed for o in ops[:2])
                 case _ if isinstance(inst, _POINTER_FLOW) and (isinstance(inst.type.scalar, PointerType)
