@@ -3,8 +3,8 @@
 A global written with an active value needs a shadow global to hold its derivative
 (`!enzyme_shadow`, C's `__enzyme_shadow_global`). Newer Enzyme creates one itself
 when the user registered none; so does enzc: before activity analysis, every
-writable global of floating-point data (a `double`, an array or struct of them)
-that code reachable from an entry point stores computed floats into (or copies
+writable global of plain data (a `double`, a `char` buffer, arrays and structs of
+numbers: no pointers) that code reachable from an entry point stores computed floats into (or copies
 memory into) gets a zero-initialised internal shadow. The derivative with respect
 to such a global's value on entry is not something the user asked for, so the
 entry-point lowering (`callsite`) clears these shadows before each derivative call
@@ -20,10 +20,12 @@ without a shadow is then a compile-time error, as before.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from enzc.ir.instructions import CallBase, Instruction, Store
 from enzc.ir.metadata import MDRef, MDTuple, MDValue
 from enzc.ir.module import Function, GlobalVariable, Module
-from enzc.ir.types import ArrayType, FloatType, NamedStructType, StructType, Type, VectorType
+from enzc.ir.types import ArrayType, FloatType, IntType, NamedStructType, StructType, Type, VectorType
 from enzc.ir.values import Constant, zeroinitializer
 
 from enzc.ad.analysis.globals_shadow import SHADOW_KIND, is_inactive_global, shadow_of_global
@@ -87,20 +89,28 @@ def _written_global(inst: Instruction) -> GlobalVariable | None:
 
 
 def _needs_shadow(module: Module, g: GlobalVariable) -> bool:
-    return (not g.is_constant and _only_floats(g.value_type) and shadow_of_global(module, g) is None
+    return (not g.is_constant and _plain_data(g.value_type) and shadow_of_global(module, g) is None
             and not is_inactive_global(g))
 
 
 def _only_floats(ty: Type) -> bool:
     """Whether every scalar in `ty` is floating point (a double, an array/struct of them)."""
+    return _scalars_are(ty, lambda t: isinstance(t, FloatType))
+
+
+def _plain_data(ty: Type) -> bool:
+    """Whether `ty` holds no pointers: floats, integers, bytes (a `char` buffer doubles
+    are stored into), arrays and structs of them."""
+    return _scalars_are(ty, lambda t: isinstance(t, (FloatType, IntType)))
+
+
+def _scalars_are(ty: Type, ok: Callable[[Type], bool]) -> bool:
     match ty:
-        case FloatType():
-            return True
         case ArrayType(element=e) | VectorType(element=e):
-            return _only_floats(e)
+            return _scalars_are(e, ok)
         case StructType(elements=els) | NamedStructType(elements=els) if els:
-            return all(_only_floats(e) for e in els)
-    return False
+            return all(_scalars_are(e, ok) for e in els)
+    return ok(ty)
 
 
 def _add_shadow(module: Module, g: GlobalVariable) -> None:
