@@ -25,7 +25,7 @@ class ADOptions:
     tape_stats: bool = False
     """Make each derivative count its calls and cache bytes, printed at program exit."""
     auto_shadow: bool = True
-    """Give globals of floats that differentiated code writes a shadow of enzc's own
+    """Give globals of plain data (no pointers) that differentiated code writes a shadow of enzc's own
     (`--enzc-no-auto-shadow` turns it off: such a write is then a compile-time error)."""
     verify: bool = False
     """Run enzc.ir's verifier on the result (--enzc-verify, ENZC_VERIFY=1): a bug in

@@ -40,7 +40,7 @@ _COPIES = ("llvm.memcpy", "llvm.memmove")
 
 
 def create_auto_shadows(module: Module, callers: list[Function]) -> list[GlobalVariable]:
-    """Give every global of floats that code differentiated from the entry calls in
+    """Give every global of plain data that code differentiated from the entry calls in
     `callers` writes floats into a zeroed shadow (unless it has one or is registered
     inactive); returns all shadows enzc made, in the module's order."""
     for fn in _reachable_from_entry_points(callers):

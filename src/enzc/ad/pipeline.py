@@ -37,7 +37,7 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
                  print_cache: bool = False, tape_stats: bool = False, auto_shadow: bool = True,
                  err: TextIO | None = None) -> int:
     """Replace every entry-point call in `module` (and `__enzyme_batch`, `__enzyme_iter`);
-    returns how many. `auto_shadow`: give written globals of floats a shadow (`auto_shadows`)."""
+    returns how many. `auto_shadow`: give written globals of plain data a shadow (`auto_shadows`)."""
     err = err or sys.stderr
     apply_registrations(module)
     derivatives = DerivativeCache(module, for_module(module), tape_stats=tape_stats)

@@ -6,7 +6,7 @@ no derivative. A global that holds active data needs a shadow global, named by
 `__enzyme_shadow_global`); the reverse pass then
 accumulates into `@d_g` like into any shadow memory. A global registered inactive
 (`!enzyme_inactive`, which `markers` attaches for C's `__enzyme_inactive_global`)
-may be written with active values: nothing flows through it. A global of floats the
+may be written with active values: nothing flows through it. A global of plain data the
 differentiated code writes gets a shadow of enzc's own first (`enzc.ad.auto_shadows`);
 any other global written with an active value is a compile-time error
 (`reverse.check_store_forward`).
