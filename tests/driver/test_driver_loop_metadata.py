@@ -33,7 +33,7 @@ double sumsq(int n, const double *x) {
 }
 """
 REGISTRATION = """
-double aug_sumsq(int n, const double *x) { return sumsq(n, x); }
+double aug_sumsq(int n, const double *x, double *dx) { (void)dx; return sumsq(n, x); }
 void rev_sumsq(int n, const double *x, double *dx, double d) {
     for (int i = 0; i < n; i++) dx[i] += 2 * x[i] * d;
 }
