@@ -68,6 +68,27 @@ INVALID = {
     "null-not-pointer": "@g = global i32 null\n",
     "errno-tbaa-old-style": '!llvm.errno.tbaa = !{!0}\n!0 = !{i32 8, !"PIC Level", i32 2}\n',
     "errno-tbaa-scalar": '!llvm.errno.tbaa = !{!0}\n!0 = !{!"int", !1, i64 0}\n!1 = !{!"Simple C/C++ TBAA"}\n',
+    **{f"gep-{name}": "%s = type { i32, i64 }\n%o = type opaque\n@g = global %s zeroinitializer\n"
+       f"define void @f(ptr %p, <2 x ptr> %v, i32 %i) {{\n{body}  ret void\n}}\n" for name, body in {
+           "struct-index-i7": "  %q = getelementptr inbounds nuw %s, ptr %p, i32 0, i7 0\n",  # ll:593
+           "struct-index-i64": "  %q = getelementptr %s, ptr %p, i64 0, i64 1\n",
+           "struct-index-variable": "  %q = getelementptr %s, ptr %p, i64 0, i32 %i\n",
+           "struct-index-out-of-range": "  %q = getelementptr %s, ptr %p, i64 0, i32 2\n",
+           "struct-index-negative": "  %q = getelementptr %s, ptr %p, i64 0, i32 -1\n",
+           "struct-index-undef": "  %q = getelementptr %s, ptr %p, i64 0, i32 undef\n",
+           "struct-index-lanes-differ": "  %q = getelementptr %s, <2 x ptr> %v, i64 0, "
+                                       "<2 x i32> <i32 0, i32 1>\n",
+           "index-not-integer": "  %q = getelementptr i32, ptr %p, double 1.0\n",
+           "into-scalar": "  %q = getelementptr i32, ptr %p, i64 0, i64 1\n",
+           "unsized-source": "  %q = getelementptr %o, ptr %p, i64 1\n",
+           "unsized-source-no-index": "  %q = getelementptr %o, ptr %p\n",
+           "vector-widths": "  %q = getelementptr i32, <2 x ptr> %v, <4 x i64> zeroinitializer\n",
+           "base-not-pointer": "  %q = getelementptr i32, i64 0, i64 1\n",
+           "constant-struct-index": "  store ptr getelementptr (%s, ptr @g, i64 0, i7 1), ptr %p\n",
+           "constant-out-of-range": "  store ptr getelementptr (%s, ptr @g, i64 0, i32 5), ptr %p\n",
+       }.items()},
+    "gep-constant-in-initializer": "%s = type { i32, i64 }\n@g = global %s zeroinitializer\n"
+                                   "@h = global ptr getelementptr (%s, ptr @g, i32 0, i16 1)\n",
     **{f"module-flag-{name}": "!llvm.module.flags = !{!0, !1}\n!0 = !{i32 1, !\"wchar_size\", i32 4}\n"
        f"!1 = {flag}\n" for name, flag in {
            "id-twice": '!{i32 1, !"wchar_size", i32 2}',
@@ -101,6 +122,17 @@ VALID = {
                   '!2 = !{!"omnipotent char", !3, i64 0}\n!3 = !{!"Simple C/C++ TBAA"}\n',
     "none-token": "declare token @llvm.foo(token)\ndefine void @f() {\n"
                   "  %t = call token @llvm.foo(token none)\n  ret void\n}\n",
+    "gep-forms": "%s = type { i32, [4 x <2 x float>] }\n%o = type opaque\n@g = global %s zeroinitializer\n"
+                 "@h = global ptr getelementptr inbounds (%s, ptr @g, i8 0, i32 1, i3 2, i1 1)\n"
+                 "define void @f(ptr %p, <2 x ptr> %v, i7 %i, <2 x i64> %j) {\n"
+                 "  %a = getelementptr %s, ptr %p, i7 %i, i32 1, i7 %i, i64 1\n"
+                 "  %b = getelementptr %s, <2 x ptr> %v, i64 0, <2 x i32> splat (i32 1), <2 x i64> %j\n"
+                 "  %c = getelementptr %s, ptr %p, <2 x i64> %j, <2 x i32> zeroinitializer\n"
+                 "  %d = getelementptr %s, ptr %p, i64 0, <2 x i32> <i32 1, i32 1>, i64 3\n"
+                 "  %e = getelementptr i8, ptr %p\n"
+                 "  %f = getelementptr %s, ptr %p, i64 0, i32 zeroinitializer\n"
+                 "  %g = getelementptr <4 x float>, ptr %p, i64 0, i64 -1\n"
+                 "  ret void\n}\n",
     "module-flags": "!llvm.module.flags = !{!0, !1, !2, !3, !4, !5}\n"
                     '!0 = !{i32 1, !"wchar_size", i32 4}\n!1 = !{i32 3, !"r", !6}\n'
                     '!2 = !{i32 3, !"r", !6}\n!3 = !{i32 6, !"a", !{!"x"}}\n'

@@ -476,7 +476,7 @@ class ValueCallbacks:
         source, ops = c[i], c[i + 1 :]
         head = " ".join(["getelementptr", *flags])
         text = f"{head} ({source}, " + ", ".join(typed_spelling(o) for o in ops) + ")"
-        return lambda t: ConstantExpr(t, "getelementptr", list(ops), text)
+        return lambda t: ConstantExpr(t, "getelementptr", list(ops), text, source)
 
     def cast_c(self, c: list) -> Deferred:
         op, v, to = c

@@ -1,7 +1,8 @@
 """Checks of constants that the parser builds without looking inside: aggregates of
 the wrong length or element types, `c"..."` strings of the wrong length, splats,
-float spellings LLVM cannot represent exactly, and external globals with an
-initializer (LLVM's parser rejects all of these)."""
+`getelementptr` expressions (verify_gep.py), float spellings LLVM cannot represent
+exactly, and external globals with an initializer (LLVM's parser rejects all of
+these)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ import struct
 
 from enzc.ir.module import GlobalVariable
 from enzc.ir.types import ArrayType, FloatType, NamedStructType, StructType, Type, VectorType
-from enzc.ir.values import ConstantAggregate, ConstantFP, ConstantSplat, ConstantString, Value
+from enzc.ir.values import (
+    ConstantAggregate,
+    ConstantExpr,
+    ConstantFP,
+    ConstantSplat,
+    ConstantString,
+    Value,
+)
+from enzc.ir.verify_gep import gep_problem
 
 _EXACT_FORMATS = {"float": "<f", "half": "<e"}
 """Kinds whose decimal or double-hex spelling must be exactly representable."""
@@ -45,7 +54,19 @@ def constant_problems(value: Value) -> list[str]:
             return constant_problems(value.element)
         case ConstantFP():
             return _float_problems(value)
+        case ConstantExpr():
+            return _expression_problems(value)
     return []
+
+
+def _expression_problems(value: ConstantExpr) -> list[str]:
+    problems = [p for op in value.operands for p in constant_problems(op)]
+    if value.opcode == "getelementptr" and value.source_type is not None and value.operands:
+        base, *indices = value.operands
+        problem = gep_problem(value.source_type, base, indices, value.type, instruction=False)
+        if problem:
+            problems.append(f"constant getelementptr: {problem}")
+    return problems
 
 
 def _members(t: Type) -> list[Type] | None:
