@@ -87,6 +87,10 @@ INVALID = {
            "constant-struct-index": "  store ptr getelementptr (%s, ptr @g, i64 0, i7 1), ptr %p\n",
            "constant-out-of-range": "  store ptr getelementptr (%s, ptr @g, i64 0, i32 5), ptr %p\n",
        }.items()},
+    "huge-vector-constant": "declare void @g(<4294967295 x double>)\ndefine void @f() {\n"  # ll:3000748
+                            "  call void @g(<4294967295 x double> <double 9.0, double 4.0>)\n"
+                            "  ret void\n}\n",
+    "huge-array-constant": "@g = global [1099511627776 x i8] [i8 1, i8 2]\n",
     "gep-constant-in-initializer": "%s = type { i32, i64 }\n@g = global %s zeroinitializer\n"
                                    "@h = global ptr getelementptr (%s, ptr @g, i32 0, i16 1)\n",
     **{f"module-flag-{name}": "!llvm.module.flags = !{!0, !1}\n!0 = !{i32 1, !\"wchar_size\", i32 4}\n"

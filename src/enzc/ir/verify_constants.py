@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable
 
 from enzc.ir.module import GlobalVariable
 from enzc.ir.types import ArrayType, FloatType, NamedStructType, StructType, Type, VectorType
@@ -69,14 +70,16 @@ def _expression_problems(value: ConstantExpr) -> list[str]:
     return problems
 
 
-def _members(t: Type) -> list[Type] | None:
+def _members(t: Type) -> tuple[int, Callable[[int], Type]] | None:
+    """How many members a constant of aggregate type `t` has and the type of each
+    (not a list: a vector type may declare four billion lanes)."""
     match t:
         case ArrayType(count=n, element=e) | VectorType(count=n, element=e):
-            return [e] * n
+            return n, lambda _: e
         case StructType(elements=elements):
-            return list(elements)
+            return len(elements), elements.__getitem__
         case NamedStructType() if t.elements is not None:
-            return list(t.elements)
+            return len(t.elements), t.elements.__getitem__
     return None
 
 
@@ -84,10 +87,11 @@ def _aggregate_problems(value: ConstantAggregate) -> list[str]:
     members = _members(value.type)
     if members is None:
         return [f"aggregate constant for non-aggregate type {value.type}"]
-    if len(members) != len(value.elements):
+    count, member = members
+    if count != len(value.elements):
         return [f"{len(value.elements)} elements in a constant of type {value.type}"]
-    for k, (want, element) in enumerate(zip(members, value.elements)):
-        if element.type != want:
+    for k, element in enumerate(value.elements):
+        if element.type != member(k):
             return [f"element {k} of a {value.type} constant has type {element.type}"]
     return [p for element in value.elements for p in constant_problems(element)]
 
