@@ -91,6 +91,15 @@ INVALID = {
                             "  call void @g(<4294967295 x double> <double 9.0, double 4.0>)\n"
                             "  ret void\n}\n",
     "huge-array-constant": "@g = global [1099511627776 x i8] [i8 1, i8 2]\n",
+    "global-unknown-word": '@s = private DISPFlagLocalToUnit constant [2 x i8] c"a\\00"\n',  # ll:3001887
+    "global-words-out-of-order": "@g = dso_local internal global i32 0\n",
+    "global-local-hidden": "@g = internal hidden global i32 0\n",
+    "global-local-dllexport": "@g = private dllexport global i32 0\n",
+    "global-unknown-property": "@g = global i32 0, bogus\n",
+    "global-code-model": '@g = global i32 0, code_model "huge"\n',
+    "alias-externally-initialized": "@g = global i32 0\n@a = externally_initialized alias i32, ptr @g\n",
+    "function-words-out-of-order": "define dso_local private void @f() {\n  ret void\n}\n",
+    "text-after-function": "define void @f() {\n  ret void\n} }\n",  # ll:3001566
     "gep-constant-in-initializer": "%s = type { i32, i64 }\n@g = global %s zeroinitializer\n"
                                    "@h = global ptr getelementptr (%s, ptr @g, i32 0, i16 1)\n",
     **{f"module-flag-{name}": "!llvm.module.flags = !{!0, !1}\n!0 = !{i32 1, !\"wchar_size\", i32 4}\n"
@@ -137,6 +146,13 @@ VALID = {
                  "  %f = getelementptr %s, ptr %p, i64 0, i32 zeroinitializer\n"
                  "  %g = getelementptr <4 x float>, ptr %p, i64 0, i64 -1\n"
                  "  ret void\n}\n",
+    "global-words": '@a = private unnamed_addr constant i32 0\n'
+                    "@b = internal thread_local(initialexec) global i32 0, align 4\n"
+                    '@c = dso_local hidden externally_initialized global i32 0, section "s", '
+                    'code_model "large", no_sanitize_address\n'
+                    "@d = weak_odr dso_local dllexport local_unnamed_addr addrspace(1) global i32 0\n"
+                    "@e = external dllimport global i32\n@f = internal alias i32, ptr @a\n"
+                    "define linkonce_odr dso_local protected void @g() {\n  ret void\n} ; end\n",
     "module-flags": "!llvm.module.flags = !{!0, !1, !2, !3, !4, !5}\n"
                     '!0 = !{i32 1, !"wchar_size", i32 4}\n!1 = !{i32 3, !"r", !6}\n'
                     '!2 = !{i32 3, !"r", !6}\n!3 = !{i32 6, !"a", !{!"x"}}\n'

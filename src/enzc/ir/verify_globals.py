@@ -27,6 +27,7 @@ from enzc.ir.values import Constant, GlobalValue, MetadataOperand
 from enzc.ir.verify_attributes import attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
+from enzc.ir.verify_linkage import prefix_problems, suffix_problems
 from enzc.ir.verify_metadata import metadata_problems, undefined_references
 
 MAX_ALIGNMENT = 1 << 32
@@ -43,15 +44,20 @@ def module_problems(module: Module) -> list[str]:
         problems += _attribute_problems(where, [fn.fn_attrs])
         problems += _attribute_problems(where, [fn.ret_attrs, *(a.attrs for a in fn.args)],
                                         "param")
+        problems += prefix_problems(where, fn.linkage.words, "function")
         problems += _alignment_problems(where, " ".join(fn.header_suffix))
         problems += _attachment_problems(where, _attachments(fn), module.metadata)
     for var in module.globals.values():
         where = f"@{var.name}"
         problems += _name_problems(where, var.name)
+        problems += prefix_problems(where, var.linkage.words, "variable")
+        problems += suffix_problems(where, var.suffix)
         problems += _alignment_problems(where, " ".join(var.suffix))
         problems += _attribute_problems(where, [var.attrs])
         problems += global_problems(var)
         problems += _attachment_problems(where, _attachments(var), module.metadata)
+    for alias in module.aliases.values():
+        problems += prefix_problems(f"@{alias.name}", alias.linkage.words, "alias")
     for name in module.types:
         problems += _name_problems(f"type %{name}", name)
     for ref in module.named_metadata.get("llvm.errno.tbaa", []):
