@@ -19,6 +19,20 @@ DI = ('!llvm.dbg.cu = !{!0}\n!llvm.module.flags = !{!3}\n'
       '!1 = !DIFile(filename: "a.c", directory: "/")\n'
       '!3 = !{i32 2, !"Debug Info Version", i32 3}\n')
 
+TBAA_TYPES = ('!0 = !{!"Simple C/C++ TBAA"}\n!1 = !{!"omnipotent char", !0, i64 0}\n'
+              '!2 = !{!"int", !1, i64 0}\n!3 = !{!"double", !1, i64 0}\n'
+              '!4 = !{!"s", !2, i64 0, !3, i64 8}\n!5 = !{!"outer", !2, i64 0, !4, i64 8}\n'
+              '!6 = !{i32 8, !"PIC Level", i32 2}\n!7 = !{!"t", !2, i64 0, !6, i64 8}\n'
+              '!8 = !{!"u", !2, i64 8, !3, i64 0}\n')
+
+
+def _tbaa(*tags: str, inst: str = "load i32, ptr %p") -> str:
+    """A function accessing memory once per tag (`!10`, `!11`, ...) over TBAA_TYPES."""
+    lines = [f"  %v{k} = {inst}, !tbaa !{10 + k}\n" for k in range(len(tags))]
+    nodes = [f"!{10 + k} = {tag}\n" for k, tag in enumerate(tags)]
+    return "define void @f(ptr %p) {\n" + "".join(lines) + "  ret void\n}\n" + TBAA_TYPES + "".join(nodes)
+
+
 INVALID = {
     "nul-in-name": '@"a\\00b" = global i32 0\n',
     "raw-nul-in-name": '@"a\0b" = global i32 0\n',
@@ -100,6 +114,13 @@ INVALID = {
     "alias-externally-initialized": "@g = global i32 0\n@a = externally_initialized alias i32, ptr @g\n",
     "function-words-out-of-order": "define dso_local private void @f() {\n  ret void\n}\n",
     "text-after-function": "define void @f() {\n  ret void\n} }\n",  # ll:3001566
+    "tbaa-field-not-a-type-node": _tbaa("!{!7, !3, i64 8}"),  # ll:3002309
+    "tbaa-offsets-decreasing": _tbaa("!{!8, !2, i64 8}"),
+    "tbaa-access-not-scalar": _tbaa("!{!4, !4, i64 0}"),
+    "tbaa-scalar-at-nonzero-offset": _tbaa("!{!2, !2, i64 4}"),
+    "tbaa-access-off-path": _tbaa("!{!4, !2, i64 8}"),
+    "tbaa-immutable-flag": _tbaa("!{!2, !2, i64 0, i64 2}"),
+    "tbaa-on-arithmetic": _tbaa("!{!2, !2, i64 0}", inst="add i32 0, 1"),
     "gep-constant-in-initializer": "%s = type { i32, i64 }\n@g = global %s zeroinitializer\n"
                                    "@h = global ptr getelementptr (%s, ptr @g, i32 0, i16 1)\n",
     **{f"module-flag-{name}": "!llvm.module.flags = !{!0, !1}\n!0 = !{i32 1, !\"wchar_size\", i32 4}\n"
@@ -153,6 +174,8 @@ VALID = {
                     "@d = weak_odr dso_local dllexport local_unnamed_addr addrspace(1) global i32 0\n"
                     "@e = external dllimport global i32\n@f = internal alias i32, ptr @a\n"
                     "define linkonce_odr dso_local protected void @g() {\n  ret void\n} ; end\n",
+    "tbaa-struct-paths": _tbaa("!{!4, !3, i64 8}", "!{!5, !3, i64 16}", "!{!5, !2, i64 8}",
+                               "!{!2, !2, i64 0, i64 1}", "!{!\"int\", !1}"),
     "module-flags": "!llvm.module.flags = !{!0, !1, !2, !3, !4, !5}\n"
                     '!0 = !{i32 1, !"wchar_size", i32 4}\n!1 = !{i32 3, !"r", !6}\n'
                     '!2 = !{i32 3, !"r", !6}\n!3 = !{i32 6, !"a", !{!"x"}}\n'

@@ -20,15 +20,15 @@ from collections.abc import Iterable, Iterator
 
 from enzc.ir.datalayout import DataLayout, DataLayoutError
 from enzc.ir.instructions import CallBase, Instruction
-from enzc.ir.metadata import Metadata, MDRef, MDTuple, MDValue
+from enzc.ir.metadata import Metadata, MDRef
 from enzc.ir.module import Function, Module
-from enzc.ir.types import IntType
 from enzc.ir.values import Constant, GlobalValue, MetadataOperand
 from enzc.ir.verify_attributes import attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
 from enzc.ir.verify_linkage import prefix_problems, suffix_problems
 from enzc.ir.verify_metadata import metadata_problems, undefined_references
+from enzc.ir.verify_tbaa import tbaa_problem
 
 MAX_ALIGNMENT = 1 << 32
 _ALIGN_WORD = re.compile(r"\balign\s+(\d+)\b|\balign\s*\((\d+)\)|\balignstack\((\d+)\)")
@@ -99,7 +99,7 @@ def body_problems(module: Module, fn: Function) -> list[str]:
                 problems += _attribute_problems(where, [inst.ret_attrs, *inst.arg_attrs],
                                                 "param")
             problems += _attachment_problems(where, _attachments(inst), module.metadata)
-            problems += _tbaa_problems(where, inst.metadata.get("tbaa"), module.metadata)
+            problems += _tbaa_problems(where, inst, module.metadata)
             problems += _operand_metadata_problems(where, inst, module.metadata)
             for op in inst.operands:
                 if isinstance(op, Constant) and not isinstance(op, GlobalValue):
@@ -182,40 +182,16 @@ def _attachment_problems(where: str, attachments: Iterable[tuple[str, Metadata]]
     return problems
 
 
-def _tbaa_problems(where: str, tag: Metadata | None,
-                   defined: dict[str, Metadata]) -> list[str]:
-    """A `!tbaa` access tag is `!{base, access, iN offset[, iN const]}`; LLVM's verifier
-    wants its offset as wide as the offsets in the base type's description (clang's
-    are i64, and so must be enzc's input)."""
-    node = defined.get(tag.id) if isinstance(tag, MDRef) else tag
-    if not isinstance(node, MDTuple) or len(node.operands) < 3:
-        return [] if tag is None else [f"{where}: malformed !tbaa access tag"]
-    widths = {_int_width(node.operands[2])}
-    base = node.operands[0]
-    base = defined.get(base.id) if isinstance(base, MDRef) else base
-    if isinstance(base, MDTuple):  # !{!"name", !field_type, i64 offset, ...}
-        widths |= {_int_width(op) for op in base.operands[2::2]}
-    if widths != {64}:
-        return [f"{where}: !tbaa offsets must be i64 (access bit-width not the same as "
-                "description bit-width)"]
-    return []
+def _tbaa_problems(where: str, inst: Instruction, defined: dict[str, Metadata]) -> list[str]:
+    problem = tbaa_problem(inst.metadata.get("tbaa"), defined, opcode=inst.opcode)
+    return [f"{where}: {problem}"] if problem else []
 
 
 def _errno_tbaa_problems(ref: str, defined: dict[str, Metadata]) -> list[str]:
     """`!llvm.errno.tbaa` lists access tags; unlike an instruction's `!tbaa`, LLVM
     does not upgrade an old-style (scalar) one there: it rejects it."""
-    node = defined.get(ref)
-    if ref in defined and not (isinstance(node, MDTuple) and len(node.operands) >= 3
-                               and isinstance(node.operands[0], (MDRef, MDTuple))):
-        return [f"!llvm.errno.tbaa: !{ref} is an old-style TBAA tag, which is no longer allowed "
-                "(use struct-path TBAA: !{base, access, i64 offset})"]
-    return _tbaa_problems(f"!llvm.errno.tbaa: !{ref}", MDRef(ref), defined)
-
-
-def _int_width(md: Metadata | None) -> int | None:
-    if isinstance(md, MDValue) and isinstance(md.value.type, IntType):
-        return md.value.type.bits
-    return None
+    problem = tbaa_problem(MDRef(ref), defined) if ref in defined else None
+    return [f"!llvm.errno.tbaa: !{ref}: {problem}"] if problem else []
 
 
 def _operand_metadata_problems(where: str, inst: Instruction,
