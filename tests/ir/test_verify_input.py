@@ -121,6 +121,11 @@ INVALID = {
     "tbaa-access-off-path": _tbaa("!{!4, !2, i64 8}"),
     "tbaa-immutable-flag": _tbaa("!{!2, !2, i64 0, i64 2}"),
     "tbaa-on-arithmetic": _tbaa("!{!2, !2, i64 0}", inst="add i32 0, 1"),
+    "array-count-over-64-bits": "%t = type { [99999999999999999999999 x i64] }\n",  # ll:3002410
+    "vector-of-zero": "%t = type { <0 x i32> }\n",
+    "vector-too-long": "%t = type { <4294967296 x i32> }\n",
+    "vector-of-arrays": "%t = type { <2 x [2 x i32]> }\n",
+    "array-of-labels": "%t = type { [2 x label] }\n",
     "gep-constant-in-initializer": "%s = type { i32, i64 }\n@g = global %s zeroinitializer\n"
                                    "@h = global ptr getelementptr (%s, ptr @g, i32 0, i16 1)\n",
     **{f"module-flag-{name}": "!llvm.module.flags = !{!0, !1}\n!0 = !{i32 1, !\"wchar_size\", i32 4}\n"
@@ -176,6 +181,8 @@ VALID = {
                     "define linkonce_odr dso_local protected void @g() {\n  ret void\n} ; end\n",
     "tbaa-struct-paths": _tbaa("!{!4, !3, i64 8}", "!{!5, !3, i64 16}", "!{!5, !2, i64 8}",
                                "!{!2, !2, i64 0, i64 1}", "!{!\"int\", !1}"),
+    "aggregate-types": "%t = type { [18446744073709551615 x i8], [0 x i8], <2 x ptr>, "
+                       "<vscale x 2 x i64>, [2 x <vscale x 2 x i64>], <2 x x86_fp80> }\n",
     "module-flags": "!llvm.module.flags = !{!0, !1, !2, !3, !4, !5}\n"
                     '!0 = !{i32 1, !"wchar_size", i32 4}\n!1 = !{i32 3, !"r", !6}\n'
                     '!2 = !{i32 3, !"r", !6}\n!3 = !{i32 6, !"a", !{!"x"}}\n'
