@@ -126,6 +126,15 @@ INVALID = {
     "vector-too-long": "%t = type { <4294967296 x i32> }\n",
     "vector-of-arrays": "%t = type { <2 x [2 x i32]> }\n",
     "array-of-labels": "%t = type { [2 x label] }\n",
+    "range-of-another-width": "define range(i3 -1, 2) i32 @f() {\n  ret i32 0\n}\n",  # ll:3003385
+    "range-on-call-of-another-width": "declare i32 @g()\ndefine void @f() {\n"
+                                      "  %r = call range(i8 0, 2) i32 @g()\n  ret void\n}\n",
+    "nonnull-on-integer": "declare void @f(i32 nonnull)\n",
+    "nonnull-on-pointer-vector": "declare void @f(<2 x ptr> nonnull)\n",
+    "signext-on-pointer": "declare void @f(ptr signext)\n",
+    "nofpclass-on-integer": "declare nofpclass(nan) i32 @f()\n",
+    "target-feature-without-sign": 'define void @f() #0 {\n  ret void\n}\n'  # ll:3002020
+                                   'attributes #0 = { "target-features"="+sse,{sse2" }\n',
     "gep-constant-in-initializer": "%s = type { i32, i64 }\n@g = global %s zeroinitializer\n"
                                    "@h = global ptr getelementptr (%s, ptr @g, i32 0, i16 1)\n",
     **{f"module-flag-{name}": "!llvm.module.flags = !{!0, !1}\n!0 = !{i32 1, !\"wchar_size\", i32 4}\n"
@@ -183,6 +192,10 @@ VALID = {
                                "!{!2, !2, i64 0, i64 1}", "!{!\"int\", !1}"),
     "aggregate-types": "%t = type { [18446744073709551615 x i8], [0 x i8], <2 x ptr>, "
                        "<vscale x 2 x i64>, [2 x <vscale x 2 x i64>], <2 x x86_fp80> }\n",
+    "typed-attributes": "declare range(i32 0, 10) i32 @f(ptr nonnull align 8 dereferenceable(8), "
+                        "i8 signext, <2 x i32> range(i32 0, 4), float nofpclass(nan), "
+                        "<2 x ptr> align 8, [2 x double] nofpclass(inf))\n"
+                        'define void @g() #0 {\n  ret void\n}\nattributes #0 = { "target-features"="+sse2,-avx" }\n',
     "module-flags": "!llvm.module.flags = !{!0, !1, !2, !3, !4, !5}\n"
                     '!0 = !{i32 1, !"wchar_size", i32 4}\n!1 = !{i32 3, !"r", !6}\n'
                     '!2 = !{i32 3, !"r", !6}\n!3 = !{i32 6, !"a", !{!"x"}}\n'

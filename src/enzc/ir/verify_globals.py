@@ -22,8 +22,9 @@ from enzc.ir.datalayout import DataLayout, DataLayoutError
 from enzc.ir.instructions import CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef
 from enzc.ir.module import Function, Module
+from enzc.ir.types import Type
 from enzc.ir.values import Constant, GlobalValue, MetadataOperand
-from enzc.ir.verify_attributes import attribute_problem
+from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
 from enzc.ir.verify_linkage import prefix_problems, suffix_problems
@@ -42,6 +43,8 @@ def module_problems(module: Module) -> list[str]:
         where = f"@{fn.name}"
         problems += _name_problems(where, fn.name)
         problems += _attribute_problems(where, [fn.fn_attrs])
+        problems += _typed_attribute_problems(where, [(fn.ret_attrs, fn.function_type.ret)]
+                                              + [(a.attrs, a.type) for a in fn.args])
         problems += _attribute_problems(where, [fn.ret_attrs, *(a.attrs for a in fn.args)],
                                         "param")
         problems += prefix_problems(where, fn.linkage.words, "function")
@@ -96,6 +99,8 @@ def body_problems(module: Module, fn: Function) -> list[str]:
             if isinstance(inst, CallBase):
                 problems += _intrinsic_call_problems(where, inst)
                 problems += _attribute_problems(where, [inst.fn_attrs])
+                problems += _typed_attribute_problems(
+                    where, [(inst.ret_attrs, inst.type), *zip(inst.arg_attrs, (a.type for a in inst.args))])
                 problems += _attribute_problems(where, [inst.ret_attrs, *inst.arg_attrs],
                                                 "param")
             problems += _attachment_problems(where, _attachments(inst), module.metadata)
@@ -149,6 +154,11 @@ def _attribute_problems(where: str, lists: Iterable[Iterable[str]],
             elif not group:
                 problems += _alignment_problems(where, attr)
     return problems
+
+
+def _typed_attribute_problems(where: str, pairs: Iterable[tuple[Iterable[str], Type]]) -> list[str]:
+    return [f"{where}: {message}" for attrs, type in pairs for attr in attrs
+            if (message := typed_attribute_problem(attr, type))]
 
 
 def _alignment_problems(where: str, text: str) -> list[str]:
