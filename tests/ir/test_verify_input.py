@@ -268,3 +268,25 @@ def test_line_break_inside_a_metadata_string_is_kept(tmp_path: Path) -> None:
     printed = _enzc(text).encode()
     assert b'!"omnipotent\\0A  char"' in printed
     assert _disassembled(printed, tmp_path) == _disassembled(text, tmp_path)
+
+
+def test_bitcode_error_quoting_non_utf8_bytes_is_a_clean_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bc:3003587: LLVM's message about corrupted bitcode quoted a byte that is not
+    UTF-8, llvmlite failed to decode it (UnicodeDecodeError), and enzc.ir reported an
+    internal error. The message is LLVM's bytes, kept readable."""
+    import llvmlite.binding as llvm
+
+    from enzc.ir.bitcode import _disassemble
+    from enzc.lto.irmodule import IRError
+    from enzc.lto.irmodule import parse_module as lto_parse_module
+
+    message = b"LLVM bitcode parsing error\nunknown specifier '\xf3'"
+
+    def undecodable(*args: object, **kwargs: object) -> None:
+        raise UnicodeDecodeError("utf-8", message, message.index(b"\xf3"), message.index(b"\xf3") + 1,
+                                 "invalid continuation byte")
+
+    monkeypatch.setattr(llvm, "parse_bitcode", undecodable)
+    assert _disassemble(b"BC\xc0\xde") == ("", "unknown specifier '\\xf3'")
+    with pytest.raises(IRError, match=r"invalid LLVM IR: unknown specifier '\\xf3'"):
+        lto_parse_module(b"BC\xc0\xde", "m.o")

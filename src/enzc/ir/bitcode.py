@@ -52,8 +52,11 @@ def _disassemble(data: bytes) -> tuple[str, str | None]:
     try:
         ll_module = llvm.parse_bitcode(data, context=context)
         ll_module.verify()  # LLVM's own verifier: bitcode has no text for ours to point at
-    except RuntimeError as e:
-        return "", str(e).strip().splitlines()[-1] if str(e).strip() else "unreadable bitcode"
+    except (RuntimeError, UnicodeDecodeError) as e:
+        # llvmlite raises UnicodeDecodeError decoding a message that quotes non-UTF-8
+        # bytes of the input; the bytes it failed on are LLVM's message.
+        text = e.object.decode("utf-8", "backslashreplace") if isinstance(e, UnicodeDecodeError) else str(e)
+        return "", text.strip().splitlines()[-1] if text.strip() else "unreadable bitcode"
     with ffi.OutputString() as out:
         ffi.lib.LLVMPY_PrintModuleToString(ll_module, out)
         return (out.bytes or b"").decode("utf-8", "surrogateescape"), None
