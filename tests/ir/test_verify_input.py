@@ -290,3 +290,24 @@ def test_bitcode_error_quoting_non_utf8_bytes_is_a_clean_error(monkeypatch: pyte
     assert _disassemble(b"BC\xc0\xde") == ("", "unknown specifier '\\xf3'")
     with pytest.raises(IRError, match=r"invalid LLVM IR: unknown specifier '\\xf3'"):
         lto_parse_module(b"BC\xc0\xde", "m.o")
+
+
+def test_bitcode_asking_for_unbounded_memory_is_a_clean_error(tmp_path: Path) -> None:
+    """bc:3002812 (a mutated seed bitcode): LLVM reading it allocates without bound
+    (llvm-dis-22 runs out of memory too); enzc.ir's reader grew past 9 GB and was
+    killed as a hang. The reader's memory is capped: a clean error, quickly."""
+    case = Path(__file__).parent / "fuzz_cases" / "bc-3002812.bc"
+    out = tmp_path / "out.ll"
+    done = subprocess.run([sys.executable, "-m", "enzc.ir", str(case), "-o", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "error: LLVM failed while reading the bitcode: out of memory" in done.stderr
+    assert "Traceback" not in done.stderr and not out.exists()
+
+
+def test_isolated_child_memory_is_capped() -> None:
+    from enzc.isolation import ChildInternalError, run_isolated
+
+    with pytest.raises(ChildInternalError, match="MemoryError"):
+        run_isolated(lambda: len(bytearray(4 << 30)), memory_limit=256 << 20)
+    assert run_isolated(lambda: len(bytearray(1 << 20)), memory_limit=256 << 20) == 1 << 20
