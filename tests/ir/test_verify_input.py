@@ -196,6 +196,8 @@ VALID = {
                         "i8 signext, <2 x i32> range(i32 0, 4), float nofpclass(nan), "
                         "<2 x ptr> align 8, [2 x double] nofpclass(inf))\n"
                         'define void @g() #0 {\n  ret void\n}\nattributes #0 = { "target-features"="+sse2,-avx" }\n',
+    "numbered-calling-convention": "declare cc252 void @g()\ndefine cc252 void @f() {\n"  # bc:3004651
+                                   "  call cc252 void @g()\n  ret void\n}\n",
     "module-flags": "!llvm.module.flags = !{!0, !1, !2, !3, !4, !5}\n"
                     '!0 = !{i32 1, !"wchar_size", i32 4}\n!1 = !{i32 3, !"r", !6}\n'
                     '!2 = !{i32 3, !"r", !6}\n!3 = !{i32 6, !"a", !{!"x"}}\n'

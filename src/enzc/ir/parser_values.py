@@ -82,8 +82,10 @@ _ATTR_TOKENS = frozenset({"WORD", "ATTR_PAREN", "STRATTR", "STRING", "ATTRGRP", 
 
 
 def is_cconv(word: str) -> bool:
-    """Calling-convention keywords: `fastcc`, `cc 10`, `x86_stdcallcc`, `amdgpu_kernel`, ..."""
-    return word.endswith("cc") or word.startswith("cc ") or word.startswith(_CCONV_PREFIXES)
+    """Calling-convention keywords: `fastcc`, `cc 10`, `cc252` (as LLVM prints an
+    unnamed one), `x86_stdcallcc`, `amdgpu_kernel`, ..."""
+    return (word.endswith("cc") or word.startswith("cc ") or word.startswith(_CCONV_PREFIXES)
+            or (word[:2] == "cc" and word[2:].isdigit()))
 
 
 def _slot_key(name: str) -> str:
