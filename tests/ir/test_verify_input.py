@@ -135,6 +135,9 @@ INVALID = {
     "nofpclass-on-integer": "declare nofpclass(nan) i32 @f()\n",
     "target-feature-without-sign": 'define void @f() #0 {\n  ret void\n}\n'  # ll:3002020
                                    'attributes #0 = { "target-features"="+sse,{sse2" }\n',
+    "flag-of-another-instruction": "define i32 @f(i32 %x) {\n"  # ll:3007027
+                                   "  %y = udiv nuw nsw i32 %x, 1\n  ret i32 %y\n}\n",
+    "disjoint-on-and": "define i32 @f(i32 %x) {\n  %y = and disjoint i32 %x, 1\n  ret i32 %y\n}\n",
     "gep-constant-in-initializer": "%s = type { i32, i64 }\n@g = global %s zeroinitializer\n"
                                    "@h = global ptr getelementptr (%s, ptr @g, i32 0, i16 1)\n",
     **{f"module-flag-{name}": "!llvm.module.flags = !{!0, !1}\n!0 = !{i32 1, !\"wchar_size\", i32 4}\n"
@@ -198,6 +201,11 @@ VALID = {
                         'define void @g() #0 {\n  ret void\n}\nattributes #0 = { "target-features"="+sse2,-avx" }\n',
     "numbered-calling-convention": "declare cc252 void @g()\ndefine cc252 void @f() {\n"  # bc:3004651
                                    "  call cc252 void @g()\n  ret void\n}\n",
+    "flags-in-place": "define i1 @f(i32 %x, i64 %w) {\n  %a = add nuw nsw i32 %x, 1\n"
+                      "  %b = udiv exact i32 %a, 2\n  %c = or disjoint i32 %b, 1\n"
+                      "  %d = zext nneg i32 %c to i64\n  %e = trunc nuw nsw i64 %w to i32\n"
+                      "  %f = uitofp nneg i32 %e to double\n  %g = shl nuw i32 %c, 1\n"
+                      "  %h = lshr exact i32 %g, 1\n  %i = icmp samesign ult i32 %h, %e\n  ret i1 %i\n}\n",
     "module-flags": "!llvm.module.flags = !{!0, !1, !2, !3, !4, !5}\n"
                     '!0 = !{i32 1, !"wchar_size", i32 4}\n!1 = !{i32 3, !"r", !6}\n'
                     '!2 = !{i32 3, !"r", !6}\n!3 = !{i32 6, !"a", !{!"x"}}\n'

@@ -92,7 +92,7 @@ def body_problems(module: Module, fn: Function) -> list[str]:
             where = f"@{fn.name}, {_describe(inst)}"
             if inst.name is not None:
                 problems += _name_problems(where, inst.name)
-            problems += _flag_problems(where, getattr(inst, "flags", ()))
+            problems += _flag_problems(where, getattr(inst, "flags", ()), inst.opcode)
             align = getattr(inst, "align", None)
             if align is not None:
                 problems += _alignment_value_problems(where, align)
@@ -115,8 +115,21 @@ def body_problems(module: Module, fn: Function) -> list[str]:
 _ONCE_FLAGS = frozenset("nuw nsw exact disjoint nneg samesign inbounds nusw inrange".split())
 
 
-def _flag_problems(where: str, flags: tuple[str, ...]) -> list[str]:
-    """`sub nsw nsw` is a syntax error for LLVM (fast-math flags may repeat)."""
+_FLAG_OPCODES = {
+    "nuw": {"add", "sub", "mul", "shl", "trunc", "getelementptr"},
+    "nsw": {"add", "sub", "mul", "shl", "trunc"},
+    "exact": {"udiv", "sdiv", "lshr", "ashr"},
+    "disjoint": {"or"}, "nneg": {"zext", "uitofp"}, "samesign": {"icmp"},
+    "inbounds": {"getelementptr"}, "nusw": {"getelementptr"},
+}
+"""The instructions each integer flag may qualify (LLVM reads it nowhere else)."""
+
+
+def _flag_problems(where: str, flags: tuple[str, ...], opcode: str) -> list[str]:
+    """`sub nsw nsw` and `udiv nuw` are syntax errors for LLVM (fast-math flags may repeat)."""
+    misplaced = sorted({f for f in flags if f in _FLAG_OPCODES and opcode not in _FLAG_OPCODES[f]})
+    if misplaced:
+        return [f"{where}: flag '{misplaced[0]}' does not apply to {opcode}"]
     repeated = sorted({f for f in flags if f in _ONCE_FLAGS and flags.count(f) > 1})
     return [f"{where}: flag '{f}' given twice" for f in repeated]
 
