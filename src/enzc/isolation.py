@@ -67,10 +67,13 @@ def step(description: str) -> None:
         _write_frame(_channel, _STEP_PREFIX + description.encode("utf-8", "replace"))
 
 
-def run_isolated(work: Callable[[], T], *, tool: str = "enzcc") -> T:
+def run_isolated(work: Callable[[], T], *, tool: str = "enzcc", memory_limit: int | None = None) -> T:
     """`work()` run in a forked child; its return value or its EnzcError, re-raised here.
 
-    `tool` prefixes the crash message (`enzcc: error: ...`).
+    `tool` prefixes the crash message (`enzcc: error: ...`). With `memory_limit`, the
+    child may grow by that many bytes of address space: LLVM asked to read a
+    corrupted count allocates without bound, and then stops with "out of memory"
+    instead of taking the machine's memory.
     """
     sys.stdout.flush()
     sys.stderr.flush()
@@ -79,7 +82,7 @@ def run_isolated(work: Callable[[], T], *, tool: str = "enzcc") -> T:
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child's coverage is not collected
             os.close(read_end)
-            _child(work, write_end, captured.fileno())
+            _child(work, write_end, captured.fileno(), memory_limit)
         os.close(write_end)
         try:
             frames = _read_frames(read_end)
@@ -92,13 +95,15 @@ def run_isolated(work: Callable[[], T], *, tool: str = "enzcc") -> T:
     return _outcome(frames, status, stderr, tool)
 
 
-def _child(work: Callable[[], object], channel: int, stderr_fd: int) -> None:
+def _child(work: Callable[[], object], channel: int, stderr_fd: int, memory_limit: int | None) -> None:
     """Run in the forked child; never returns (os._exit skips the parent's cleanups)."""
     global _channel
     code = 0
     try:
         os.dup2(stderr_fd, 2)
         _channel = channel
+        if memory_limit is not None:
+            _limit_growth(memory_limit)
         try:
             outcome: object = work()
         except BaseException as err:  # noqa: BLE001 - everything goes to the parent
@@ -110,6 +115,18 @@ def _child(work: Callable[[], object], channel: int, stderr_fd: int) -> None:
         code = 3
     finally:
         os._exit(code)
+
+
+def _limit_growth(extra: int) -> None:
+    """Cap this process's address space at its present size plus `extra` bytes."""
+    import resource
+
+    with open("/proc/self/statm") as statm:
+        present = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = present + extra
+    if hard == resource.RLIM_INFINITY or limit < hard:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
 def _outcome(frames: list[bytes], status: int, stderr: bytes, tool: str):  # type: ignore[no-untyped-def]

@@ -48,6 +48,10 @@ def main() -> int:
     ap.add_argument("--seeds", type=Path, default=ROOT / "build" / "fuzz" / "seeds")
     ap.add_argument("--replay", metavar="KIND:SEED", help="judge one case and show it")
     args = ap.parse_args()
+    # The judges run LLVM's tools from inside the work dir: a relative path there
+    # would not name the case, and every case would look rejected by LLVM.
+    for option in ("log", "failures", "work", "seeds"):
+        setattr(args, option, getattr(args, option).resolve())
 
     seeds = build_seeds(args.seeds)
     warm_up()

@@ -19,6 +19,20 @@ DI = ('!llvm.dbg.cu = !{!0}\n!llvm.module.flags = !{!3}\n'
       '!1 = !DIFile(filename: "a.c", directory: "/")\n'
       '!3 = !{i32 2, !"Debug Info Version", i32 3}\n')
 
+TBAA_TYPES = ('!0 = !{!"Simple C/C++ TBAA"}\n!1 = !{!"omnipotent char", !0, i64 0}\n'
+              '!2 = !{!"int", !1, i64 0}\n!3 = !{!"double", !1, i64 0}\n'
+              '!4 = !{!"s", !2, i64 0, !3, i64 8}\n!5 = !{!"outer", !2, i64 0, !4, i64 8}\n'
+              '!6 = !{i32 8, !"PIC Level", i32 2}\n!7 = !{!"t", !2, i64 0, !6, i64 8}\n'
+              '!8 = !{!"u", !2, i64 8, !3, i64 0}\n')
+
+
+def _tbaa(*tags: str, inst: str = "load i32, ptr %p") -> str:
+    """A function accessing memory once per tag (`!10`, `!11`, ...) over TBAA_TYPES."""
+    lines = [f"  %v{k} = {inst}, !tbaa !{10 + k}\n" for k in range(len(tags))]
+    nodes = [f"!{10 + k} = {tag}\n" for k, tag in enumerate(tags)]
+    return "define void @f(ptr %p) {\n" + "".join(lines) + "  ret void\n}\n" + TBAA_TYPES + "".join(nodes)
+
+
 INVALID = {
     "nul-in-name": '@"a\\00b" = global i32 0\n',
     "raw-nul-in-name": '@"a\0b" = global i32 0\n',
@@ -68,6 +82,64 @@ INVALID = {
     "null-not-pointer": "@g = global i32 null\n",
     "errno-tbaa-old-style": '!llvm.errno.tbaa = !{!0}\n!0 = !{i32 8, !"PIC Level", i32 2}\n',
     "errno-tbaa-scalar": '!llvm.errno.tbaa = !{!0}\n!0 = !{!"int", !1, i64 0}\n!1 = !{!"Simple C/C++ TBAA"}\n',
+    **{f"gep-{name}": "%s = type { i32, i64 }\n%o = type opaque\n@g = global %s zeroinitializer\n"
+       f"define void @f(ptr %p, <2 x ptr> %v, i32 %i) {{\n{body}  ret void\n}}\n" for name, body in {
+           "struct-index-i7": "  %q = getelementptr inbounds nuw %s, ptr %p, i32 0, i7 0\n",  # ll:593
+           "struct-index-i64": "  %q = getelementptr %s, ptr %p, i64 0, i64 1\n",
+           "struct-index-variable": "  %q = getelementptr %s, ptr %p, i64 0, i32 %i\n",
+           "struct-index-out-of-range": "  %q = getelementptr %s, ptr %p, i64 0, i32 2\n",
+           "struct-index-negative": "  %q = getelementptr %s, ptr %p, i64 0, i32 -1\n",
+           "struct-index-undef": "  %q = getelementptr %s, ptr %p, i64 0, i32 undef\n",
+           "struct-index-lanes-differ": "  %q = getelementptr %s, <2 x ptr> %v, i64 0, "
+                                       "<2 x i32> <i32 0, i32 1>\n",
+           "index-not-integer": "  %q = getelementptr i32, ptr %p, double 1.0\n",
+           "into-scalar": "  %q = getelementptr i32, ptr %p, i64 0, i64 1\n",
+           "unsized-source": "  %q = getelementptr %o, ptr %p, i64 1\n",
+           "unsized-source-no-index": "  %q = getelementptr %o, ptr %p\n",
+           "vector-widths": "  %q = getelementptr i32, <2 x ptr> %v, <4 x i64> zeroinitializer\n",
+           "base-not-pointer": "  %q = getelementptr i32, i64 0, i64 1\n",
+           "constant-struct-index": "  store ptr getelementptr (%s, ptr @g, i64 0, i7 1), ptr %p\n",
+           "constant-out-of-range": "  store ptr getelementptr (%s, ptr @g, i64 0, i32 5), ptr %p\n",
+       }.items()},
+    "huge-vector-constant": "declare void @g(<4294967295 x double>)\ndefine void @f() {\n"  # ll:3000748
+                            "  call void @g(<4294967295 x double> <double 9.0, double 4.0>)\n"
+                            "  ret void\n}\n",
+    "huge-array-constant": "@g = global [1099511627776 x i8] [i8 1, i8 2]\n",
+    "global-unknown-word": '@s = private DISPFlagLocalToUnit constant [2 x i8] c"a\\00"\n',  # ll:3001887
+    "global-words-out-of-order": "@g = dso_local internal global i32 0\n",
+    "global-local-hidden": "@g = internal hidden global i32 0\n",
+    "global-local-dllexport": "@g = private dllexport global i32 0\n",
+    "global-unknown-property": "@g = global i32 0, bogus\n",
+    "global-code-model": '@g = global i32 0, code_model "huge"\n',
+    "alias-externally-initialized": "@g = global i32 0\n@a = externally_initialized alias i32, ptr @g\n",
+    "function-words-out-of-order": "define dso_local private void @f() {\n  ret void\n}\n",
+    "text-after-function": "define void @f() {\n  ret void\n} }\n",  # ll:3001566
+    "tbaa-field-not-a-type-node": _tbaa("!{!7, !3, i64 8}"),  # ll:3002309
+    "tbaa-offsets-decreasing": _tbaa("!{!8, !2, i64 8}"),
+    "tbaa-access-not-scalar": _tbaa("!{!4, !4, i64 0}"),
+    "tbaa-scalar-at-nonzero-offset": _tbaa("!{!2, !2, i64 4}"),
+    "tbaa-access-off-path": _tbaa("!{!4, !2, i64 8}"),
+    "tbaa-immutable-flag": _tbaa("!{!2, !2, i64 0, i64 2}"),
+    "tbaa-on-arithmetic": _tbaa("!{!2, !2, i64 0}", inst="add i32 0, 1"),
+    "array-count-over-64-bits": "%t = type { [99999999999999999999999 x i64] }\n",  # ll:3002410
+    "vector-of-zero": "%t = type { <0 x i32> }\n",
+    "vector-too-long": "%t = type { <4294967296 x i32> }\n",
+    "vector-of-arrays": "%t = type { <2 x [2 x i32]> }\n",
+    "array-of-labels": "%t = type { [2 x label] }\n",
+    "range-of-another-width": "define range(i3 -1, 2) i32 @f() {\n  ret i32 0\n}\n",  # ll:3003385
+    "range-on-call-of-another-width": "declare i32 @g()\ndefine void @f() {\n"
+                                      "  %r = call range(i8 0, 2) i32 @g()\n  ret void\n}\n",
+    "nonnull-on-integer": "declare void @f(i32 nonnull)\n",
+    "nonnull-on-pointer-vector": "declare void @f(<2 x ptr> nonnull)\n",
+    "signext-on-pointer": "declare void @f(ptr signext)\n",
+    "nofpclass-on-integer": "declare nofpclass(nan) i32 @f()\n",
+    "target-feature-without-sign": 'define void @f() #0 {\n  ret void\n}\n'  # ll:3002020
+                                   'attributes #0 = { "target-features"="+sse,{sse2" }\n',
+    "flag-of-another-instruction": "define i32 @f(i32 %x) {\n"  # ll:3007027
+                                   "  %y = udiv nuw nsw i32 %x, 1\n  ret i32 %y\n}\n",
+    "disjoint-on-and": "define i32 @f(i32 %x) {\n  %y = and disjoint i32 %x, 1\n  ret i32 %y\n}\n",
+    "gep-constant-in-initializer": "%s = type { i32, i64 }\n@g = global %s zeroinitializer\n"
+                                   "@h = global ptr getelementptr (%s, ptr @g, i32 0, i16 1)\n",
     **{f"module-flag-{name}": "!llvm.module.flags = !{!0, !1}\n!0 = !{i32 1, !\"wchar_size\", i32 4}\n"
        f"!1 = {flag}\n" for name, flag in {
            "id-twice": '!{i32 1, !"wchar_size", i32 2}',
@@ -101,6 +173,39 @@ VALID = {
                   '!2 = !{!"omnipotent char", !3, i64 0}\n!3 = !{!"Simple C/C++ TBAA"}\n',
     "none-token": "declare token @llvm.foo(token)\ndefine void @f() {\n"
                   "  %t = call token @llvm.foo(token none)\n  ret void\n}\n",
+    "gep-forms": "%s = type { i32, [4 x <2 x float>] }\n%o = type opaque\n@g = global %s zeroinitializer\n"
+                 "@h = global ptr getelementptr inbounds (%s, ptr @g, i8 0, i32 1, i3 2, i1 1)\n"
+                 "define void @f(ptr %p, <2 x ptr> %v, i7 %i, <2 x i64> %j) {\n"
+                 "  %a = getelementptr %s, ptr %p, i7 %i, i32 1, i7 %i, i64 1\n"
+                 "  %b = getelementptr %s, <2 x ptr> %v, i64 0, <2 x i32> splat (i32 1), <2 x i64> %j\n"
+                 "  %c = getelementptr %s, ptr %p, <2 x i64> %j, <2 x i32> zeroinitializer\n"
+                 "  %d = getelementptr %s, ptr %p, i64 0, <2 x i32> <i32 1, i32 1>, i64 3\n"
+                 "  %e = getelementptr i8, ptr %p\n"
+                 "  %f = getelementptr %s, ptr %p, i64 0, i32 zeroinitializer\n"
+                 "  %g = getelementptr <4 x float>, ptr %p, i64 0, i64 -1\n"
+                 "  ret void\n}\n",
+    "global-words": '@a = private unnamed_addr constant i32 0\n'
+                    "@b = internal thread_local(initialexec) global i32 0, align 4\n"
+                    '@c = dso_local hidden externally_initialized global i32 0, section "s", '
+                    'code_model "large", no_sanitize_address\n'
+                    "@d = weak_odr dso_local dllexport local_unnamed_addr addrspace(1) global i32 0\n"
+                    "@e = external dllimport global i32\n@f = internal alias i32, ptr @a\n"
+                    "define linkonce_odr dso_local protected void @g() {\n  ret void\n} ; end\n",
+    "tbaa-struct-paths": _tbaa("!{!4, !3, i64 8}", "!{!5, !3, i64 16}", "!{!5, !2, i64 8}",
+                               "!{!2, !2, i64 0, i64 1}", "!{!\"int\", !1}"),
+    "aggregate-types": "%t = type { [18446744073709551615 x i8], [0 x i8], <2 x ptr>, "
+                       "<vscale x 2 x i64>, [2 x <vscale x 2 x i64>], <2 x x86_fp80> }\n",
+    "typed-attributes": "declare range(i32 0, 10) i32 @f(ptr nonnull align 8 dereferenceable(8), "
+                        "i8 signext, <2 x i32> range(i32 0, 4), float nofpclass(nan), "
+                        "<2 x ptr> align 8, [2 x double] nofpclass(inf))\n"
+                        'define void @g() #0 {\n  ret void\n}\nattributes #0 = { "target-features"="+sse2,-avx" }\n',
+    "numbered-calling-convention": "declare cc252 void @g()\ndefine cc252 void @f() {\n"  # bc:3004651
+                                   "  call cc252 void @g()\n  ret void\n}\n",
+    "flags-in-place": "define i1 @f(i32 %x, i64 %w) {\n  %a = add nuw nsw i32 %x, 1\n"
+                      "  %b = udiv exact i32 %a, 2\n  %c = or disjoint i32 %b, 1\n"
+                      "  %d = zext nneg i32 %c to i64\n  %e = trunc nuw nsw i64 %w to i32\n"
+                      "  %f = uitofp nneg i32 %e to double\n  %g = shl nuw i32 %c, 1\n"
+                      "  %h = lshr exact i32 %g, 1\n  %i = icmp samesign ult i32 %h, %e\n  ret i1 %i\n}\n",
     "module-flags": "!llvm.module.flags = !{!0, !1, !2, !3, !4, !5}\n"
                     '!0 = !{i32 1, !"wchar_size", i32 4}\n!1 = !{i32 3, !"r", !6}\n'
                     '!2 = !{i32 3, !"r", !6}\n!3 = !{i32 6, !"a", !{!"x"}}\n'
@@ -173,3 +278,46 @@ def test_line_break_inside_a_metadata_string_is_kept(tmp_path: Path) -> None:
     printed = _enzc(text).encode()
     assert b'!"omnipotent\\0A  char"' in printed
     assert _disassembled(printed, tmp_path) == _disassembled(text, tmp_path)
+
+
+def test_bitcode_error_quoting_non_utf8_bytes_is_a_clean_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bc:3003587: LLVM's message about corrupted bitcode quoted a byte that is not
+    UTF-8, llvmlite failed to decode it (UnicodeDecodeError), and enzc.ir reported an
+    internal error. The message is LLVM's bytes, kept readable."""
+    import llvmlite.binding as llvm
+
+    from enzc.ir.bitcode import _disassemble
+    from enzc.lto.irmodule import IRError
+    from enzc.lto.irmodule import parse_module as lto_parse_module
+
+    message = b"LLVM bitcode parsing error\nunknown specifier '\xf3'"
+
+    def undecodable(*args: object, **kwargs: object) -> None:
+        raise UnicodeDecodeError("utf-8", message, message.index(b"\xf3"), message.index(b"\xf3") + 1,
+                                 "invalid continuation byte")
+
+    monkeypatch.setattr(llvm, "parse_bitcode", undecodable)
+    assert _disassemble(b"BC\xc0\xde") == ("", "unknown specifier '\\xf3'")
+    with pytest.raises(IRError, match=r"invalid LLVM IR: unknown specifier '\\xf3'"):
+        lto_parse_module(b"BC\xc0\xde", "m.o")
+
+
+def test_bitcode_asking_for_unbounded_memory_is_a_clean_error(tmp_path: Path) -> None:
+    """bc:3002812 (a mutated seed bitcode): LLVM reading it allocates without bound
+    (llvm-dis-22 runs out of memory too); enzc.ir's reader grew past 9 GB and was
+    killed as a hang. The reader's memory is capped: a clean error, quickly."""
+    case = Path(__file__).parent / "fuzz_cases" / "bc-3002812.bc"
+    out = tmp_path / "out.ll"
+    done = subprocess.run([sys.executable, "-m", "enzc.ir", str(case), "-o", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "error: LLVM failed while reading the bitcode: out of memory" in done.stderr
+    assert "Traceback" not in done.stderr and not out.exists()
+
+
+def test_isolated_child_memory_is_capped() -> None:
+    from enzc.isolation import ChildInternalError, run_isolated
+
+    with pytest.raises(ChildInternalError, match="MemoryError"):
+        run_isolated(lambda: len(bytearray(4 << 30)), memory_limit=256 << 20)
+    assert run_isolated(lambda: len(bytearray(1 << 20)), memory_limit=256 << 20) == 1 << 20

@@ -20,6 +20,12 @@ WRAPPER_MAGIC = (0x0B17C0DE).to_bytes(4, "little")
 """The bitcode wrapper header used by Darwin toolchains; LLVM reads both."""
 
 
+READ_MEMORY_BASE = 4 << 30
+READ_MEMORY_PER_BYTE = 256
+"""What reading bitcode may take beyond the process's size: a module and its text
+are some tens of times the bitcode's size; a corrupted count asks for far more."""
+
+
 def is_bitcode(data: bytes) -> bool:
     return data[:4] in (BITCODE_MAGIC, WRAPPER_MAGIC)
 
@@ -31,7 +37,8 @@ def parse_bitcode(data: bytes, *, filename: str = "<bitcode>", lazy: bool = True
     fail an assertion inside LLVM, which must not end the calling process.
     """
     try:
-        text, problem = run_isolated(partial(_disassemble, data), tool=filename)
+        text, problem = run_isolated(partial(_disassemble, data), tool=filename,
+                                     memory_limit=READ_MEMORY_BASE + READ_MEMORY_PER_BYTE * len(data))
     except IsolatedCrash as e:
         raise IRParseError(filename, 1, 1, str(e).split(" error: ", 1)[-1]) from None
     if problem is not None:
@@ -52,8 +59,13 @@ def _disassemble(data: bytes) -> tuple[str, str | None]:
     try:
         ll_module = llvm.parse_bitcode(data, context=context)
         ll_module.verify()  # LLVM's own verifier: bitcode has no text for ours to point at
-    except RuntimeError as e:
-        return "", str(e).strip().splitlines()[-1] if str(e).strip() else "unreadable bitcode"
+    except MemoryError:
+        return "", "the module does not fit in memory (a corrupted size?)"
+    except (RuntimeError, UnicodeDecodeError) as e:
+        # llvmlite raises UnicodeDecodeError decoding a message that quotes non-UTF-8
+        # bytes of the input; the bytes it failed on are LLVM's message.
+        text = e.object.decode("utf-8", "backslashreplace") if isinstance(e, UnicodeDecodeError) else str(e)
+        return "", text.strip().splitlines()[-1] if text.strip() else "unreadable bitcode"
     with ffi.OutputString() as out:
         ffi.lib.LLVMPY_PrintModuleToString(ll_module, out)
         return (out.bytes or b"").decode("utf-8", "surrogateescape"), None

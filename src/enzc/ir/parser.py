@@ -256,6 +256,12 @@ class _ModuleReader:
         end = text.find("\n", close)
         if end < 0:
             end = n
+        rest = text[close + 1 : end].lstrip(" \t\r")
+        if rest and not rest.startswith(";"):
+            line = brace_line + text.count("\n", brace + 1, close)
+            column = close + 1 - (text.rfind("\n", 0, close) + 1) + 1
+            raise self.error(line, column + len(text[close + 1 : end]) - len(rest),
+                             "expected top-level entity after the function's closing '}'")
         body_lines = text.count("\n", brace + 1, end)
         self.pieces.extend([""] * body_lines)
         if end < n:

@@ -26,8 +26,9 @@ from enzc.ir.names import unescape
 from enzc.ir.parser_lalr import Tok
 from enzc.ir.parser_metadata import MDSyntax, parse_node
 from enzc.ir.types import (
-    I1, LABEL, METADATA, PTR, TOKEN, VOID, ArrayType, FloatType, FunctionType, IntType, PointerType,
-    StructType, TargetExtType, Type, VectorType, X86AMXType,
+    I1, LABEL, METADATA, PTR, TOKEN, VOID, ArrayType, FloatType, FunctionType, IntType, LabelType,
+    MetadataType, PointerType, StructType, TargetExtType, TokenType, Type, VectorType, VoidType,
+    X86AMXType,
 )
 from enzc.ir.values import (
     ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantSimple, ConstantSplat,
@@ -35,6 +36,14 @@ from enzc.ir.values import (
 )
 
 Deferred = Callable[[Type], Value]
+
+
+def _type_count(tok: Tok) -> int:
+    """The element count of an array or vector type: LLVM reads it as a 64-bit number."""
+    count = int(tok)
+    if count >= 1 << 64:
+        raise BuildError(tok.pos, "element count does not fit in 64 bits")
+    return count
 
 
 class BuildError(Exception):
@@ -73,8 +82,10 @@ _ATTR_TOKENS = frozenset({"WORD", "ATTR_PAREN", "STRATTR", "STRING", "ATTRGRP", 
 
 
 def is_cconv(word: str) -> bool:
-    """Calling-convention keywords: `fastcc`, `cc 10`, `x86_stdcallcc`, `amdgpu_kernel`, ..."""
-    return word.endswith("cc") or word.startswith("cc ") or word.startswith(_CCONV_PREFIXES)
+    """Calling-convention keywords: `fastcc`, `cc 10`, `cc252` (as LLVM prints an
+    unnamed one), `x86_stdcallcc`, `amdgpu_kernel`, ..."""
+    return (word.endswith("cc") or word.startswith("cc ") or word.startswith(_CCONV_PREFIXES)
+            or (word[:2] == "cc" and word[2:].isdigit()))
 
 
 def _slot_key(name: str) -> str:
@@ -335,13 +346,23 @@ class ValueCallbacks:
         return StructType(tuple(t for t in c if t is not None), packed=True)
 
     def array_type(self, c: list) -> Type:
-        return ArrayType(int(c[0]), c[1])
+        count = _type_count(c[0])
+        if isinstance(c[1], (VoidType, LabelType, MetadataType, FunctionType, TokenType, X86AMXType)):
+            raise BuildError(c[0].pos, f"invalid array element type {c[1]}")
+        return ArrayType(count, c[1])
 
-    def vector_type(self, c: list) -> Type:
-        return VectorType(int(c[0]), c[1])
+    def vector_type(self, c: list, scalable: bool = False) -> Type:
+        count = _type_count(c[0])
+        if count == 0:
+            raise BuildError(c[0].pos, "zero element vector is illegal")
+        if count >= 1 << 32:
+            raise BuildError(c[0].pos, "size too large for vector")
+        if not isinstance(c[1], (IntType, FloatType, PointerType)):
+            raise BuildError(c[0].pos, f"invalid vector element type {c[1]}")
+        return VectorType(count, c[1], scalable)
 
     def scalable_vector_type(self, c: list) -> Type:
-        return VectorType(int(c[0]), c[1], scalable=True)
+        return self.vector_type(c, scalable=True)
 
     def function_type(self, c: list) -> Type:
         ret, params = c
@@ -476,7 +497,7 @@ class ValueCallbacks:
         source, ops = c[i], c[i + 1 :]
         head = " ".join(["getelementptr", *flags])
         text = f"{head} ({source}, " + ", ".join(typed_spelling(o) for o in ops) + ")"
-        return lambda t: ConstantExpr(t, "getelementptr", list(ops), text)
+        return lambda t: ConstantExpr(t, "getelementptr", list(ops), text, source)
 
     def cast_c(self, c: list) -> Deferred:
         op, v, to = c

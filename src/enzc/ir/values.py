@@ -292,11 +292,14 @@ class ConstantExpr(Constant):
     (e.g. the global a GEP expression points into). `opcode` is its first keyword.
     """
 
-    def __init__(self, type: Type, opcode: str, operands: list[Value], spelling: str) -> None:
+    def __init__(self, type: Type, opcode: str, operands: list[Value], spelling: str,
+                 source_type: Type | None = None) -> None:
         super().__init__(type)
         self.opcode = opcode
         self.operands = operands
         self.spelling = spelling
+        self.source_type = source_type
+        """A `getelementptr`'s source element type (None when not known)."""
 
     def ref(self) -> str:
         return self.spelling

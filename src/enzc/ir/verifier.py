@@ -56,7 +56,8 @@ from enzc.ir.types import (
     VectorType,
     aggregate_member,
 )
-from enzc.ir.values import Argument, Constant, ConstantInt, ConstantSplat, Value
+from enzc.ir.values import Argument, Constant, ConstantInt, Value
+from enzc.ir.verify_gep import gep_problem
 
 FP_BINOPS = {"fadd", "fsub", "fmul", "fdiv", "frem"}
 
@@ -451,29 +452,7 @@ def _check_alloca(inst: Alloca, fn: Function) -> str | None:
 
 
 def _check_gep(inst: GetElementPtr, fn: Function) -> str | None:
-    msg = _check_pointer_operand(inst.ptr, "base")
-    if msg:
-        return msg
-    t: Type = inst.source_type
-    for k, idx in enumerate(inst.indices):
-        if not isinstance(idx.type.scalar, IntType):
-            return f"index {k} is not an integer ({idx.type})"
-        if k == 0:
-            continue
-        if isinstance(t, (StructType, NamedStructType)):
-            c = idx.element if isinstance(idx, ConstantSplat) else idx
-            if not isinstance(c, ConstantInt):
-                return f"index {k} into struct {t} must be a constant"
-            try:
-                t = aggregate_member(t, c.value)
-            except (IndexError, ValueError):
-                return f"index {k} ({c.value}) is out of range for {t}"
-        else:
-            try:
-                t = aggregate_member(t, 0)
-            except TypeError:
-                return f"index {k} steps into non-aggregate type {t}"
-    return None
+    return gep_problem(inst.source_type, inst.ptr, inst.indices, inst.type)
 
 
 def _walk_indices(t: Type, indices: tuple[int, ...]) -> Type | str:

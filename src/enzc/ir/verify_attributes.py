@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from enzc.ir.types import ArrayType, FloatType, IntType, PointerType, Type, VectorType, VoidType
+
 FUNCTION_ONLY = frozenset("""
     alwaysinline builtin cold convergent disable_sanitizer_instrumentation
     fn_ret_thunk_extern hot hybrid_patchable inlinehint jumptable minsize mustprogress
@@ -49,10 +51,23 @@ _ARGUMENTS = {word: re.compile(pattern) for word, pattern in {
 """The arguments of attributes that take them, where a mistake is easy to make."""
 
 
+_POINTER_ONLY = frozenset("""
+    align byref byval captures dead_on_return dead_on_unwind dereferenceable
+    dereferenceable_or_null elementtype inalloca initializes nest noalias nocapture nonnull
+    preallocated readnone readonly sret swifterror writable
+""".split())
+_TARGET_FEATURES = '"target-features"="'
+
+
 def attribute_problem(attr: str, position: str) -> str | None:
     """Why LLVM rejects `attr` at `position` ("fn" or "param"), or None."""
     if attr.startswith('"'):
-        return None if _STRING_ATTR.match(attr) else f"malformed string attribute {attr[:40]}"
+        if not _STRING_ATTR.match(attr):
+            return f"malformed string attribute {attr[:40]}"
+        if attr.startswith(_TARGET_FEATURES):
+            bad = [f for f in attr[len(_TARGET_FEATURES):-1].split(",") if f and f[0] not in "+-"]
+            return f"target feature '{bad[0][:40]}' must start with a '+' or '-'" if bad else None
+        return None
     if attr.startswith("#"):
         return None if position == "fn" else f"attribute group {attr} on a parameter"
     m = _WORD.match(attr)
@@ -94,3 +109,31 @@ def _balanced(text: str) -> bool:
         if depth < 0:
             return False
     return depth == 0 and text.endswith(")")
+
+
+def typed_attribute_problem(attr: str, type: Type) -> str | None:
+    """Why LLVM rejects parameter or return attribute `attr` on a value of `type`
+    (attributes for pointers on other types, `range` of another width, ...)."""
+    m = _WORD.match(attr)
+    word = m.group() if m else attr
+    scalar = type.scalar
+    if word in _POINTER_ONLY and not isinstance(scalar if word == "align" else type, PointerType):
+        return f"attribute '{attr[:40]}' applied to incompatible type {type}"
+    if word in ("signext", "zeroext") and not isinstance(type, IntType):
+        return f"attribute '{word}' applied to incompatible type {type}"
+    if word == "range":
+        width = re.match(r"\(i(\d+)", attr[len(word):])
+        if not isinstance(scalar, IntType) or (width and int(width.group(1)) != scalar.bits):
+            return f"attribute '{attr[:40]}' applied to incompatible type {type}"
+    if word == "nofpclass" and not isinstance(_element(type), FloatType):
+        return f"attribute '{attr[:40]}' applied to incompatible type {type}"
+    if word == "noundef" and isinstance(type, VoidType):
+        return "attribute 'noundef' applied to void"
+    return None
+
+
+def _element(t: Type) -> Type:
+    """The innermost element of arrays and vectors (nofpclass looks through both)."""
+    while isinstance(t, (ArrayType, VectorType)):
+        t = t.element
+    return t

@@ -1,16 +1,26 @@
 """Checks of constants that the parser builds without looking inside: aggregates of
 the wrong length or element types, `c"..."` strings of the wrong length, splats,
-float spellings LLVM cannot represent exactly, and external globals with an
-initializer (LLVM's parser rejects all of these)."""
+`getelementptr` expressions (verify_gep.py), float spellings LLVM cannot represent
+exactly, and external globals with an initializer (LLVM's parser rejects all of
+these)."""
 
 from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable
 
 from enzc.ir.module import GlobalVariable
 from enzc.ir.types import ArrayType, FloatType, NamedStructType, StructType, Type, VectorType
-from enzc.ir.values import ConstantAggregate, ConstantFP, ConstantSplat, ConstantString, Value
+from enzc.ir.values import (
+    ConstantAggregate,
+    ConstantExpr,
+    ConstantFP,
+    ConstantSplat,
+    ConstantString,
+    Value,
+)
+from enzc.ir.verify_gep import gep_problem
 
 _EXACT_FORMATS = {"float": "<f", "half": "<e"}
 """Kinds whose decimal or double-hex spelling must be exactly representable."""
@@ -45,17 +55,31 @@ def constant_problems(value: Value) -> list[str]:
             return constant_problems(value.element)
         case ConstantFP():
             return _float_problems(value)
+        case ConstantExpr():
+            return _expression_problems(value)
     return []
 
 
-def _members(t: Type) -> list[Type] | None:
+def _expression_problems(value: ConstantExpr) -> list[str]:
+    problems = [p for op in value.operands for p in constant_problems(op)]
+    if value.opcode == "getelementptr" and value.source_type is not None and value.operands:
+        base, *indices = value.operands
+        problem = gep_problem(value.source_type, base, indices, value.type, instruction=False)
+        if problem:
+            problems.append(f"constant getelementptr: {problem}")
+    return problems
+
+
+def _members(t: Type) -> tuple[int, Callable[[int], Type]] | None:
+    """How many members a constant of aggregate type `t` has and the type of each
+    (not a list: a vector type may declare four billion lanes)."""
     match t:
         case ArrayType(count=n, element=e) | VectorType(count=n, element=e):
-            return [e] * n
+            return n, lambda _: e
         case StructType(elements=elements):
-            return list(elements)
+            return len(elements), elements.__getitem__
         case NamedStructType() if t.elements is not None:
-            return list(t.elements)
+            return len(t.elements), t.elements.__getitem__
     return None
 
 
@@ -63,10 +87,11 @@ def _aggregate_problems(value: ConstantAggregate) -> list[str]:
     members = _members(value.type)
     if members is None:
         return [f"aggregate constant for non-aggregate type {value.type}"]
-    if len(members) != len(value.elements):
+    count, member = members
+    if count != len(value.elements):
         return [f"{len(value.elements)} elements in a constant of type {value.type}"]
-    for k, (want, element) in enumerate(zip(members, value.elements)):
-        if element.type != want:
+    for k, element in enumerate(value.elements):
+        if element.type != member(k):
             return [f"element {k} of a {value.type} constant has type {element.type}"]
     return [p for element in value.elements for p in constant_problems(element)]
 

@@ -20,14 +20,16 @@ from collections.abc import Iterable, Iterator
 
 from enzc.ir.datalayout import DataLayout, DataLayoutError
 from enzc.ir.instructions import CallBase, Instruction
-from enzc.ir.metadata import Metadata, MDRef, MDTuple, MDValue
+from enzc.ir.metadata import Metadata, MDRef
 from enzc.ir.module import Function, Module
-from enzc.ir.types import IntType
+from enzc.ir.types import Type
 from enzc.ir.values import Constant, GlobalValue, MetadataOperand
-from enzc.ir.verify_attributes import attribute_problem
+from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
+from enzc.ir.verify_linkage import prefix_problems, suffix_problems
 from enzc.ir.verify_metadata import metadata_problems, undefined_references
+from enzc.ir.verify_tbaa import tbaa_problem
 
 MAX_ALIGNMENT = 1 << 32
 _ALIGN_WORD = re.compile(r"\balign\s+(\d+)\b|\balign\s*\((\d+)\)|\balignstack\((\d+)\)")
@@ -41,17 +43,24 @@ def module_problems(module: Module) -> list[str]:
         where = f"@{fn.name}"
         problems += _name_problems(where, fn.name)
         problems += _attribute_problems(where, [fn.fn_attrs])
+        problems += _typed_attribute_problems(where, [(fn.ret_attrs, fn.function_type.ret)]
+                                              + [(a.attrs, a.type) for a in fn.args])
         problems += _attribute_problems(where, [fn.ret_attrs, *(a.attrs for a in fn.args)],
                                         "param")
+        problems += prefix_problems(where, fn.linkage.words, "function")
         problems += _alignment_problems(where, " ".join(fn.header_suffix))
         problems += _attachment_problems(where, _attachments(fn), module.metadata)
     for var in module.globals.values():
         where = f"@{var.name}"
         problems += _name_problems(where, var.name)
+        problems += prefix_problems(where, var.linkage.words, "variable")
+        problems += suffix_problems(where, var.suffix)
         problems += _alignment_problems(where, " ".join(var.suffix))
         problems += _attribute_problems(where, [var.attrs])
         problems += global_problems(var)
         problems += _attachment_problems(where, _attachments(var), module.metadata)
+    for alias in module.aliases.values():
+        problems += prefix_problems(f"@{alias.name}", alias.linkage.words, "alias")
     for name in module.types:
         problems += _name_problems(f"type %{name}", name)
     for ref in module.named_metadata.get("llvm.errno.tbaa", []):
@@ -83,17 +92,19 @@ def body_problems(module: Module, fn: Function) -> list[str]:
             where = f"@{fn.name}, {_describe(inst)}"
             if inst.name is not None:
                 problems += _name_problems(where, inst.name)
-            problems += _flag_problems(where, getattr(inst, "flags", ()))
+            problems += _flag_problems(where, getattr(inst, "flags", ()), inst.opcode)
             align = getattr(inst, "align", None)
             if align is not None:
                 problems += _alignment_value_problems(where, align)
             if isinstance(inst, CallBase):
                 problems += _intrinsic_call_problems(where, inst)
                 problems += _attribute_problems(where, [inst.fn_attrs])
+                problems += _typed_attribute_problems(
+                    where, [(inst.ret_attrs, inst.type), *zip(inst.arg_attrs, (a.type for a in inst.args))])
                 problems += _attribute_problems(where, [inst.ret_attrs, *inst.arg_attrs],
                                                 "param")
             problems += _attachment_problems(where, _attachments(inst), module.metadata)
-            problems += _tbaa_problems(where, inst.metadata.get("tbaa"), module.metadata)
+            problems += _tbaa_problems(where, inst, module.metadata)
             problems += _operand_metadata_problems(where, inst, module.metadata)
             for op in inst.operands:
                 if isinstance(op, Constant) and not isinstance(op, GlobalValue):
@@ -104,8 +115,21 @@ def body_problems(module: Module, fn: Function) -> list[str]:
 _ONCE_FLAGS = frozenset("nuw nsw exact disjoint nneg samesign inbounds nusw inrange".split())
 
 
-def _flag_problems(where: str, flags: tuple[str, ...]) -> list[str]:
-    """`sub nsw nsw` is a syntax error for LLVM (fast-math flags may repeat)."""
+_FLAG_OPCODES = {
+    "nuw": {"add", "sub", "mul", "shl", "trunc", "getelementptr"},
+    "nsw": {"add", "sub", "mul", "shl", "trunc"},
+    "exact": {"udiv", "sdiv", "lshr", "ashr"},
+    "disjoint": {"or"}, "nneg": {"zext", "uitofp"}, "samesign": {"icmp"},
+    "inbounds": {"getelementptr"}, "nusw": {"getelementptr"},
+}
+"""The instructions each integer flag may qualify (LLVM reads it nowhere else)."""
+
+
+def _flag_problems(where: str, flags: tuple[str, ...], opcode: str) -> list[str]:
+    """`sub nsw nsw` and `udiv nuw` are syntax errors for LLVM (fast-math flags may repeat)."""
+    misplaced = sorted({f for f in flags if f in _FLAG_OPCODES and opcode not in _FLAG_OPCODES[f]})
+    if misplaced:
+        return [f"{where}: flag '{misplaced[0]}' does not apply to {opcode}"]
     repeated = sorted({f for f in flags if f in _ONCE_FLAGS and flags.count(f) > 1})
     return [f"{where}: flag '{f}' given twice" for f in repeated]
 
@@ -145,6 +169,11 @@ def _attribute_problems(where: str, lists: Iterable[Iterable[str]],
     return problems
 
 
+def _typed_attribute_problems(where: str, pairs: Iterable[tuple[Iterable[str], Type]]) -> list[str]:
+    return [f"{where}: {message}" for attrs, type in pairs for attr in attrs
+            if (message := typed_attribute_problem(attr, type))]
+
+
 def _alignment_problems(where: str, text: str) -> list[str]:
     problems = []
     for m in _ALIGN_WORD.finditer(re.sub(r'"[^"]*"', '""', text)):
@@ -176,40 +205,16 @@ def _attachment_problems(where: str, attachments: Iterable[tuple[str, Metadata]]
     return problems
 
 
-def _tbaa_problems(where: str, tag: Metadata | None,
-                   defined: dict[str, Metadata]) -> list[str]:
-    """A `!tbaa` access tag is `!{base, access, iN offset[, iN const]}`; LLVM's verifier
-    wants its offset as wide as the offsets in the base type's description (clang's
-    are i64, and so must be enzc's input)."""
-    node = defined.get(tag.id) if isinstance(tag, MDRef) else tag
-    if not isinstance(node, MDTuple) or len(node.operands) < 3:
-        return [] if tag is None else [f"{where}: malformed !tbaa access tag"]
-    widths = {_int_width(node.operands[2])}
-    base = node.operands[0]
-    base = defined.get(base.id) if isinstance(base, MDRef) else base
-    if isinstance(base, MDTuple):  # !{!"name", !field_type, i64 offset, ...}
-        widths |= {_int_width(op) for op in base.operands[2::2]}
-    if widths != {64}:
-        return [f"{where}: !tbaa offsets must be i64 (access bit-width not the same as "
-                "description bit-width)"]
-    return []
+def _tbaa_problems(where: str, inst: Instruction, defined: dict[str, Metadata]) -> list[str]:
+    problem = tbaa_problem(inst.metadata.get("tbaa"), defined, opcode=inst.opcode)
+    return [f"{where}: {problem}"] if problem else []
 
 
 def _errno_tbaa_problems(ref: str, defined: dict[str, Metadata]) -> list[str]:
     """`!llvm.errno.tbaa` lists access tags; unlike an instruction's `!tbaa`, LLVM
     does not upgrade an old-style (scalar) one there: it rejects it."""
-    node = defined.get(ref)
-    if ref in defined and not (isinstance(node, MDTuple) and len(node.operands) >= 3
-                               and isinstance(node.operands[0], (MDRef, MDTuple))):
-        return [f"!llvm.errno.tbaa: !{ref} is an old-style TBAA tag, which is no longer allowed "
-                "(use struct-path TBAA: !{base, access, i64 offset})"]
-    return _tbaa_problems(f"!llvm.errno.tbaa: !{ref}", MDRef(ref), defined)
-
-
-def _int_width(md: Metadata | None) -> int | None:
-    if isinstance(md, MDValue) and isinstance(md.value.type, IntType):
-        return md.value.type.bits
-    return None
+    problem = tbaa_problem(MDRef(ref), defined) if ref in defined else None
+    return [f"!llvm.errno.tbaa: !{ref}: {problem}"] if problem else []
 
 
 def _operand_metadata_problems(where: str, inst: Instruction,

@@ -53,7 +53,7 @@ def parse_module(data: bytes, label: str) -> ModuleRef:
         else:
             module = llvm.parse_assembly(llvm_safe_text(data))
         module.verify()
-    except RuntimeError as err:
+    except (RuntimeError, UnicodeDecodeError) as err:  # see _first_line
         raise IRError(f"enzcc: error: '{label}': invalid LLVM IR: {_first_line(err)}") from None
     return module
 
@@ -180,8 +180,12 @@ def _lookup(module: ModuleRef, name: str):  # type: ignore[no-untyped-def]  # ll
 
 
 def _first_line(err: Exception) -> str:
-    """The informative line of an LLVM error ("LLVM IR parsing error\n<string>:2:12: ...")."""
-    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+    """The informative line of an LLVM error ("LLVM IR parsing error\n<string>:2:12: ...").
+    A message quoting non-UTF-8 bytes of the input reaches us as the UnicodeDecodeError
+    llvmlite raises decoding it; its bytes are LLVM's message."""
+    text = (err.object.decode("utf-8", "backslashreplace") if isinstance(err, UnicodeDecodeError)
+            else str(err))
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
     if len(lines) > 1 and lines[0].startswith("LLVM ") and lines[0].endswith("error"):
         lines = lines[1:]
     return lines[0].removeprefix("<string>:") if lines else type(err).__name__

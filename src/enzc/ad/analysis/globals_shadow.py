@@ -127,4 +127,4 @@ def shadow_constant(module: Module, c: Value) -> Value:
     spelling = re.sub(re.escape(base.ref()) + r"(?![-\w$.])", lambda _: sh.ref(), c.spelling)
     operands = [shadow_constant(module, o) if o is base or (isinstance(o, ConstantExpr) and base_global(o) is base)
                 else o for o in c.operands]
-    return ConstantExpr(c.type, c.opcode, operands, spelling)
+    return ConstantExpr(c.type, c.opcode, operands, spelling, c.source_type)
