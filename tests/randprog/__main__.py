@@ -36,7 +36,7 @@ def _features(args: argparse.Namespace) -> dict[str, float]:
 def _cmd_fuzz(args: argparse.Namespace) -> int:
     from .runner import run_campaign
     seeds = list(range(args.seed, args.seed + args.n))
-    results = Path(args.results or DEFAULT_RESULTS / f"seed{args.seed}-n{args.n}")
+    results = Path(args.results or DEFAULT_RESULTS / f"seed{args.seed}-n{args.n}").resolve()
     summary = run_campaign(seeds, args.opt, results, args.batch, args.jobs, _features(args))
     text = summary.render()
     (results / "summary.txt").write_text(text + "\n")

@@ -10,6 +10,7 @@ run_hang; invalid means the generator wrote bad C or a non-finite primal (its bu
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,8 @@ from pathlib import Path
 from .build import BuildOutcome, build, rejection_class, run
 from .generator import RandomFunction
 from .harness import render_unit
-from .oracle import judge, parse
+from .oracle import Measurement, Verdict, judge, judge_promoted, parse
+from .promote import promote
 
 FAILURES = ("wrong", "internal", "compile_crash", "compile_hang", "run_crash", "run_hang")
 POINTS = 5
@@ -162,11 +164,15 @@ def _judge_points(fn: RandomFunction, opt: str, exe: Path, stdout: str) -> Resul
         if m is None:
             return Result(fn.seed, opt, "run_crash", "no output", features=list(fn.features))
         v = judge(m, fn.signature.precision)
+        if v.status == "wrong" and fn.signature.precision == "float":
+            v = _judge_promoted(fn, opt, exe, m, v)
         base = Result(fn.seed, opt, "", "\n".join(v.problems), points=point + 1,
                       fd_error=v.fd_error, dot_error=v.dot_error, features=list(fn.features),
                       precision=fn.signature.precision)
         if v.status in ("pass", "wrong", "invalid"):
             base.outcome = v.status
+            if v.note:
+                base.detail = f"point {point}: {v.note}"
             if v.status == "wrong":
                 base.detail = f"point {point}:\n" + base.detail
             return base
@@ -177,3 +183,29 @@ def _judge_points(fn: RandomFunction, opt: str, exe: Path, stdout: str) -> Resul
     assert best is not None
     best.outcome = "pass_ad_only"
     return best
+
+
+def _judge_promoted(fn: RandomFunction, opt: str, exe: Path, m: Measurement,
+                    failed: Verdict) -> Verdict:
+    """Judge a float function that failed the float checks again, against the same
+    function promoted to double and built in the modes that were measured (see
+    oracle.judge_promoted). If the promoted one cannot be built or run, the float
+    verdict stands, with the reason."""
+    modes = tuple(mode for mode, got in (("fwd", m.fwd), ("rev", m.rev)) if got)
+    promoted = promote(fn)
+    tag = f"{fn.seed}{opt.split()[0]}promoted{m.point}"
+    source, promoted_exe = exe.parent / f"unit{tag}.c", exe.parent / f"unit{tag}"
+    source.write_text(render_unit([promoted], modes))
+    b = build(source, opt, promoted_exe)
+    r = run(promoted_exe, fn.name, m.point) if b.status == "built" else None
+    reference = parse(r.stdout).get(fn.name) if r is not None and r.status == "ok" else None
+    if reference is None:
+        why = b.message if b.status != "built" else f"run: {r.status if r else '?'}"
+        return Verdict("wrong", failed.problems + (f"(promoted to double: {b.status}: {why})",),
+                       failed.fd_error, failed.dot_error)
+    v = judge_promoted(m, reference)
+    if v.status == "wrong":
+        return Verdict("wrong", failed.problems + ("promoted to double:",) + v.problems,
+                       v.fd_error, v.dot_error)
+    note = "float checks failed (" + "; ".join(failed.problems) + "); promoted to double: agrees"
+    return dataclasses.replace(v, note=note)

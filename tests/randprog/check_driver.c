@@ -6,6 +6,8 @@
  *   o  i v            primal outputs (plain call)
  *   fd i j v err      d o_i / d u_j by Ridders' extrapolation of central differences
  *                     from step h down, and its error estimate
+ *   fd2 i j v err     the same from the much smaller step h2 down (when h2 > 0): a
+ *                     second opinion where the steps from h straddle a kink
  *   fwd i j v         forward mode (__enzyme_fwddiff), tangent e_j: column j
  *   pf j i v          the primal output y_i computed by that forward call
  *   rev s j v         reverse mode (__enzyme_autodiff), seed y = e_s (s < ny) or 0
@@ -31,7 +33,7 @@ typedef void (*rp_rev_fn)(const double *u, const double *w, int n, double *o, do
 struct rp_entry {
     const char *name;
     int nu, ny, has_ret, n_max;
-    double h;
+    double h, h2;
     rp_eval_fn eval;
     rp_fwd_fn fwd;
     rp_rev_fn rev;
@@ -61,14 +63,15 @@ static void rp_print(const char *tag, int a, int b, double v) {
 
 /* Ridders' extrapolation of central differences (Numerical Recipes' dfridr) for
  * d o_i / d u_j: steps h0, h0/1.4, h0/1.4^2, ... with Richardson's tableau; the
- * estimate with the smallest error estimate wins, and both are printed. */
+ * estimate with the smallest error estimate wins, and both are printed (as `tag`). */
 #define RP_NTAB 10
-static void rp_fd(const struct rp_entry *e, const double *u, int n, int no) {
+static void rp_fd(const struct rp_entry *e, const double *u, int n, int no, double h0,
+                  const char *tag) {
     static double a[RP_NTAB][RP_NTAB][RP_MAX];
     double up[RP_MAX], op[RP_MAX], om[RP_MAX], best[RP_MAX], err[RP_MAX];
     const double con = 1.4, con2 = con * con;
     for (int j = 0; j < e->nu; j++) {
-        double h = e->h;
+        double h = h0;
         for (int i = 0; i < no; i++)
             err[i] = INFINITY, best[i] = NAN;
         for (int k = 0; k < RP_NTAB; k++, h /= con) {
@@ -90,7 +93,7 @@ static void rp_fd(const struct rp_entry *e, const double *u, int n, int no) {
             }
         }
         for (int i = 0; i < no; i++)
-            printf("fd %d %d %.17g %.17g\n", i, j, best[i], err[i]);
+            printf("%s %d %d %.17g %.17g\n", tag, i, j, best[i], err[i]);
     }
 }
 
@@ -159,7 +162,9 @@ static void rp_check(const struct rp_entry *e, int point) {
     e->eval(u, n, o);
     for (int i = 0; i < no; i++)
         rp_print("o", i, -1, o[i]);
-    rp_fd(e, u, n, no);
+    rp_fd(e, u, n, no, e->h, "fd");
+    if (e->h2 > 0)
+        rp_fd(e, u, n, no, e->h2, "fd2");
     rp_jacobians(e, u, n, no);
     rp_dot_tests(e, u, n, no);
     printf("end %s\n", e->name);

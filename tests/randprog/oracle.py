@@ -39,8 +39,24 @@ No false positives from kinks: finite differences are trusted only where Ridders
 error estimate is below FD_TRUST * TOL_FD of the same scale. Steps that straddle a
 kink (fabs, fmax, a branch on a computed value) give differences that do not
 extrapolate, and a large error estimate: the point is then `fd_unreliable` and the
-caller draws another. The forward/reverse and primal checks do not use FD and
-always apply.
+caller draws another. Double code has a second extrapolation from the step 1e-5
+down (`fd2`, smallest step 4.8e-7), for kinks closer than the usual smallest step
+(5e-4): those can straddle every usual step and even extrapolate smoothly to a
+wrong value. Per entry, each trusted estimate counts: an entry passes when one of
+them agrees with AD (a trusted difference quotient does), is wrong when all
+disagree with AD and agree with each other, and makes the point `fd_unreliable`
+when none is trusted or two disagree with each other (the differences depend on
+the step). An entry the usual steps got wrong is therefore still wrong unless a
+trusted small-step estimate contradicts them. The forward/reverse and primal
+checks do not use FD and always apply.
+
+Float code: its rounding (6e-8) makes the float checks above noisy (FD staircases,
+cancellation in a forward tangent), so a float function that fails them only
+there is judged again against the same function promoted to double
+(`judge_promoted`): the promoted one must pass every double check, and each float
+Jacobian must match the promoted one within TOL_FD["float"] of the same scale, the
+tolerance float code has always had against FD, now against an exact derivative.
+Primal disagreements and non-finite derivatives of float code are never re-judged.
 """
 
 from __future__ import annotations
@@ -59,6 +75,8 @@ FD_BLIND = {"double": 1e-11, "float": 1e-4}
 """What finite differences cannot see, relative to |o_i|: changes of an output below
 its rounding (2e-16 or 6e-8 of |o_i|, times a few) over the smallest step (5e-4 for
 double, 2.4e-3 for float code)."""
+FD_BLIND_SMALL = 1e-8
+"""The same for the small-step extrapolation of double code (smallest step 4.8e-7)."""
 
 
 @dataclass
@@ -74,6 +92,8 @@ class Measurement:
     o: list[float] = field(default_factory=list)
     fd: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
     """(i, j) -> (Ridders' estimate of d o_i / d u_j, its error estimate)."""
+    fd2: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
+    """The same from the small first step (double code only)."""
     fwd: dict[tuple[int, int], float] = field(default_factory=dict)
     rev: dict[tuple[int, int], float] = field(default_factory=dict)
     primal_fwd: dict[tuple[int, int], float] = field(default_factory=dict)
@@ -107,8 +127,8 @@ def parse(stdout: str) -> dict[str, Measurement]:
             m.complete = True
         elif tag in ("u", "o"):
             getattr(m, tag).append(float(f[2]))
-        elif tag == "fd":
-            m.fd[int(f[1]), int(f[2])] = (float(f[3]), float(f[4]))
+        elif tag in ("fd", "fd2"):
+            getattr(m, tag)[int(f[1]), int(f[2])] = (float(f[3]), float(f[4]))
         elif tag in ("fwd", "rev", "pf", "pr", "dv", "dw"):
             attr = {"fwd": "fwd", "rev": "rev", "pf": "primal_fwd", "pr": "primal_rev",
                     "dv": "dot_v", "dw": "dot_w"}[tag]
@@ -128,6 +148,8 @@ class Verdict:
     """Largest |fwd - fd| / (|fd| + S_i) seen (to document the tolerance's margin)."""
     dot_error: float = 0.0
     """Largest |lhs - rhs| / sum |J_ij v_j w_i| seen."""
+    note: str = ""
+    """How a pass was reached when not directly (judged promoted to double)."""
 
 
 def reverse_jacobian(m: Measurement) -> list[list[float]]:
@@ -215,23 +237,81 @@ def _dot_problems(m: Measurement, jf: list[list[float]], g: float,
 
 def _fd_problems(m: Measurement, jf: list[list[float]], scales: list[float],
                  precision: str, mode: str) -> tuple[list[str], bool, float]:
-    """(problems, FD reliable here, worst relative FD disagreement)."""
+    """(problems, FD reliable here, worst relative FD disagreement). Per entry, the
+    trusted estimates (see _trusted): none -> FD unreliable at this point; one that
+    agrees with AD -> fine; two that disagree with each other -> unreliable (the
+    differences depend on the step: a kink); else the entry is wrong."""
     tol = TOL_FD[precision]
-    fd = [[m.fd[i, j][0] for j in range(m.nu)] for i in range(m.no)]
-    err = [[m.fd[i, j][1] for j in range(m.nu)] for i in range(m.no)]
-    if not all(math.isfinite(v) for row in fd + err for v in row):
-        return [], False, 0.0
-
-    def allowed(i: int, j: int) -> float:
-        return tol * (abs(fd[i][j]) + scales[i]) + FD_BLIND[precision] * abs(m.o[i])
-
-    if any(err[i][j] > FD_TRUST * allowed(i, j) for i in range(m.no) for j in range(m.nu)):
-        return [], False, 0.0
     worst, out = 0.0, []
     for i in range(m.no):
         for j in range(m.nu):
-            rel = abs(jf[i][j] - fd[i][j]) / allowed(i, j) * tol
-            worst = max(worst, rel)
-            if rel > tol:
-                out.append(f"d o{i}/d u{j}: {mode} {jf[i][j]!r}, finite differences {fd[i][j]!r}")
+            trusted = _trusted(m, i, j, scales[i], precision)
+            if not trusted:
+                return [], False, 0.0
+            rels = [abs(jf[i][j] - value) / allowed * tol for value, allowed in trusted]
+            if min(rels) <= tol:
+                worst = max(worst, min(rels))
+                continue
+            (a, allowed_a), (b, _) = trusted[0], trusted[-1]
+            if abs(a - b) > allowed_a:
+                return [], False, 0.0
+            worst = max(worst, min(rels))
+            out.append(f"d o{i}/d u{j}: {mode} {jf[i][j]!r}, finite differences {a!r}")
     return out, True, worst
+
+
+def _trusted(m: Measurement, i: int, j: int, scale: float,
+             precision: str) -> list[tuple[float, float]]:
+    """(estimate, allowed disagreement) of d o_i / d u_j for each extrapolation whose
+    error estimate is below FD_TRUST of what is allowed: the one from the usual steps
+    and the small-step one (double code)."""
+    tol, out = TOL_FD[precision], []
+    for table, blind in ((m.fd, FD_BLIND[precision]), (m.fd2, FD_BLIND_SMALL)):
+        if (i, j) not in table:
+            continue
+        value, err = table[i, j]
+        allowed = tol * (abs(value) + scale) + blind * abs(m.o[i])
+        if math.isfinite(value) and math.isfinite(err) and err <= FD_TRUST * allowed:
+            out.append((value, allowed))
+    return out
+
+
+def judge_promoted(floating: Measurement, promoted: Measurement) -> Verdict:
+    """Judge a float function that failed the float checks against the same function
+    with every float promoted to double, at the same point. The promoted one must
+    pass every double check (else it is wrong, or `fd_unreliable` when its FD is);
+    the float one must have its primal checks and finite derivatives, and each of
+    its Jacobians must match the promoted one within TOL_FD["float"] * (|J| + S_i +
+    FLOOR G): float rounding moves a derivative by ~1e-7..1e-4 of that scale, a wrong
+    or missing term by O(1) of the entry."""
+    if not floating.complete or not promoted.complete:
+        return Verdict("incomplete", ("the driver's output ends early",))
+    reference = judge(promoted, "double")
+    if reference.status in ("wrong", "invalid", "incomplete"):
+        return Verdict(reference.status, tuple(f"promoted to double: {p}" for p in reference.problems),
+                       reference.fd_error, reference.dot_error)
+    problems = _primal_problems(floating, "float")
+    values = [v for d in (floating.fwd, floating.rev) for v in d.values()]
+    if not all(math.isfinite(v) for v in values):
+        problems.append("a derivative is not finite")
+    exact = _jacobian(promoted)
+    scales, _ = _scales(promoted, exact, [])
+    tol = TOL_FD["float"]
+    for mode, jac in (("forward", _jacobian(floating, "fwd")), ("reverse", _jacobian(floating, "rev"))):
+        for i in range(floating.no if jac else 0):
+            for j in range(floating.nu):
+                if not abs(jac[i][j] - exact[i][j]) <= tol * (abs(exact[i][j]) + scales[i]):
+                    problems.append(f"d o{i}/d u{j}: float {mode} {jac[i][j]!r}, "
+                                    f"promoted to double {exact[i][j]!r}")
+    if problems:
+        return Verdict("wrong", tuple(problems), reference.fd_error, reference.dot_error)
+    return Verdict(reference.status, (), reference.fd_error, reference.dot_error)
+
+
+def _jacobian(m: Measurement, mode: str = "") -> list[list[float]]:
+    """The Jacobian of `mode` ("fwd", "rev"; default: forward if measured), or []."""
+    if mode in ("", "fwd") and m.fwd:
+        return [[m.fwd[i, j] for j in range(m.nu)] for i in range(m.no)]
+    if mode in ("", "rev") and m.rev:
+        return reverse_jacobian(m)
+    return []

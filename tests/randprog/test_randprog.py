@@ -83,7 +83,7 @@ static void fw(const double *u, const double *du, int n, double *o, double *d) {
 static void rv(const double *u, const double *w, int n, double *o, double *g) {
     (void)u; (void)w; (void)n; (void)o; g[0] = 1; g[1] = 0; g[2] = 0;
 }
-static const struct rp_entry t[] = {{"f", 3, 0, 1, 5, 1e-6, ev, fw, rv, 4242ULL}};
+static const struct rp_entry t[] = {{"f", 3, 0, 1, 5, 1e-6, 0.0, ev, fw, rv, 4242ULL}};
 int main(int argc, char **argv) { return rp_main(t, 1, argc, argv); }
 """)
     exe = tmp_path / "points"
