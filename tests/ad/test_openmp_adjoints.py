@@ -8,7 +8,8 @@ and thread where every iteration reads the same c[k] (`coef`: the private sums'
 flushes), and atomic adds kept where iterations overlap (`overlap`: stencil
 neighbours and a scatter through an index array; `two_loops`: two work-sharing
 loops in one region). `stress_plain.c`, whose 200 repeated gradients are compared
-bitwise, must have no atomic add at all."""
+bitwise, must have no atomic add at all. `timeloop.c`'s derivative must not cache
+the state pointers of each time step."""
 
 from __future__ import annotations
 
@@ -63,3 +64,14 @@ def test_overlapping_iterations_stay_atomic(reverse_atomics: dict[str, list[str]
 def test_plain_stress_program_has_no_atomics(tmp_path: Path) -> None:
     found = atomics_by_region(PROGRAMS / "openmp" / "stress_plain.c", tmp_path / "stress_plain.ll")
     assert found.get("kernel") == [], found
+
+
+def test_time_loop_reads_stored_state_pointers(tmp_path: Path) -> None:
+    """timeloop.c: the state pointers clang reloads from their stack slots before each
+    fork are the stored pointers, not per-step values to cache (10 before)."""
+    r = subprocess.run([str(ENZCC), "-O2", "-fopenmp", "-c", str(PROGRAMS / "openmp" / "timeloop.c"),
+                        "-o", str(tmp_path / "t.o"), "--enzc-print-cache"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    m = re.search(r"; diffe_simulate: (\d+) cached values", r.stderr)
+    assert m is not None, r.stderr[-3000:]
+    assert int(m.group(1)) <= 2, r.stderr[-3000:]
