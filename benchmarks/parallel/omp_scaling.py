@@ -10,7 +10,7 @@ The ratio must not grow with the thread count by more than 1.2x (issue 14); on a
 machine with fewer cores than threads the speed-ups are meaningless, which the
 output says (os.cpu_count() and the load average are printed).
 
-Usage: .venv/bin/python -m benchmarks.parallel.omp_scaling [--n 128] [--reps 5]
+Usage: .venv/bin/python -m benchmarks.parallel.omp_scaling [--n 512] [--reps 5] [--enzcc PATH]
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ ENZCC = HERE.parents[1] / ".venv" / "bin" / "enzcc"
 SOURCE = HERE / "brusselator_omp.c"
 
 
-def build(out: Path, n: int, openmp: bool) -> Path:
+def build(out: Path, n: int, openmp: bool, enzcc: Path = ENZCC) -> Path:
     exe = out / ("omp" if openmp else "serial")
-    cmd = [str(ENZCC), "-O2", f"-DN={n}", *(["-fopenmp"] if openmp else ["-Wno-source-uses-openmp"]),
+    cmd = [str(enzcc), "-O2", f"-DN={n}", *(["-fopenmp"] if openmp else ["-Wno-source-uses-openmp"]),
            str(SOURCE), "-lm", "-o", str(exe)]
     subprocess.run(cmd, check=True)
     return exe
@@ -44,15 +44,16 @@ def measure(exe: Path, threads: int, reps: int) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--n", type=int, default=128, help="grid side (N x N points)")
+    ap.add_argument("--n", type=int, default=512, help="grid side (N x N points; 512: the objective takes ~20 ms)")
     ap.add_argument("--reps", type=int, default=5, help="repetitions (the best is kept)")
+    ap.add_argument("--enzcc", type=Path, default=ENZCC, help="the compiler to measure (another build of enzc)")
     args = ap.parse_args(argv)
     print(f"Brusselator {args.n}x{args.n}, 10 Euler steps; {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}")
     print(f"{'threads':>8} {'objective(s)':>13} {'gradient(s)':>12} {'grad/obj':>9} {'grad speed-up':>14}")
     with tempfile.TemporaryDirectory() as tmp:
-        serial = build(Path(tmp), args.n, openmp=False)
-        parallel = build(Path(tmp), args.n, openmp=True)
+        serial = build(Path(tmp), args.n, openmp=False, enzcc=args.enzcc)
+        parallel = build(Path(tmp), args.n, openmp=True, enzcc=args.enzcc)
         f, g = measure(serial, 1, args.reps)
         print(f"{'serial':>8} {f:13.3g} {g:12.3g} {g / f:9.1f} {'':>14}")
         base = None

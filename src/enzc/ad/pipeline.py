@@ -39,6 +39,7 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
     """Replace every entry-point call in `module` (and `__enzyme_batch`, `__enzyme_iter`);
     returns how many. `auto_shadow`: give written globals of plain data a shadow (`auto_shadows`)."""
     err = err or sys.stderr
+    existing = set(module.functions)
     apply_registrations(module)
     derivatives = DerivativeCache(module, for_module(module), tape_stats=tape_stats)
     lowering = CallSiteLowering(module, derivatives)
@@ -79,6 +80,7 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
         derivatives.types.forget(caller)  # its entry calls are calls of derivatives now
     lowering.remove_markers()
     count += _settle_iteration_counts(module)
+    _inherit_sanitizers(module, existing)
     if print_cache:
         for s in derivatives.split_done.values():
             err.write(cache_report(f"split_{s.function.name} (augmented/reverse pair, stack blocks in its tape)", s.caches, s.cache_allocations))
@@ -93,6 +95,34 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
 
             err.write(print_function(d.function) + "\n")
     return count
+
+
+SANITIZE_PREFIX = "sanitize_"
+
+
+def _inherit_sanitizers(module: Module, existing: set[str]) -> None:
+    """A sanitizer build instruments at code generation the functions marked
+    `sanitize_thread`, `sanitize_address`, ...: the functions the AD stage made get
+    the marks the module's own functions have, so ThreadSanitizer also sees the
+    reverse pass's accesses to shadow memory (and AddressSanitizer checks them)."""
+    marks: set[str] = set()
+    for fn in module.functions.values():
+        if fn.name in existing and not fn.is_declaration:
+            for group_or_attr in fn.fn_attrs:
+                marks.update(a for a in _attributes(module, group_or_attr) if a.startswith(SANITIZE_PREFIX))
+    if not marks:
+        return
+    for name, fn in module.functions.items():
+        if name not in existing and not fn.is_declaration:
+            present = {a for g in fn.fn_attrs for a in _attributes(module, g)}
+            fn.fn_attrs = (*fn.fn_attrs, *sorted(marks - present))
+
+
+def _attributes(module: Module, attr: str) -> list[str]:
+    """`attr`, or the attributes of group `#n`."""
+    if attr.startswith("#") and attr[1:] in module.attribute_groups:
+        return list(module.attribute_groups[attr[1:]])
+    return [attr]
 
 
 def _settle_iteration_counts(module: Module) -> int:

@@ -430,6 +430,12 @@ class MemoryFacts:
         objs = underlying_objects(load.ptr)
         return any(self._clobbers(w, objs, load.metadata.get("tbaa")) for w in writes)
 
+    def written_anywhere(self, ptr: Value) -> bool:
+        """Whether any write of the original, undone stores included, may write
+        memory `ptr` points into (whatever its type)."""
+        objs = underlying_objects(ptr)
+        return any(self.objects_may_alias(list(w.objects), objs) for w in self.writes)
+
     def never_written(self, target: Value) -> bool:
         """No kept write of the original may write object `target`."""
         return not any(self.objects_may_alias([target], list(w.objects)) for w in self._kept)

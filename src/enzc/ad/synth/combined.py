@@ -44,7 +44,7 @@ from enzc.ad.synth.derived import start_derived
 from enzc.ad.synth.dynamic_stack import free_dynamic_stack
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.mpi_calls import is_mpi, prepare_mpi
-from enzc.ad.synth.parallel_adjoints import check_atomic_forward
+from enzc.ad.synth.parallel_adjoints import check_atomic_forward, flush_private_adjoints
 from enzc.ad.synth.parallel_region import lower_fork
 from enzc.ad.synth.parallel_sync import check_locked_sections, reverse_sync
 from enzc.ad.synth.recompute import Planner
@@ -297,6 +297,7 @@ class _Reverse:
     def _exit(self) -> None:
         gu = self.gu
         saved = gu.enter_context(self.exit, None)
+        flush_private_adjoints(gu)
         replay_stores(gu, self.undo)
         b = gu.b
         if gu.stack_arena is not None:

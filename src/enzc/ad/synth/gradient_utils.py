@@ -142,6 +142,11 @@ class GradientUtils:
         """Split mode: argument indices whose memory stays unchanged until the reverse."""
         self.parallel = False
         """Run by every thread of an OpenMP team (`Signature.parallel`)."""
+        self.private_adjoints: dict[tuple[Value, Type], Alloca] = {}
+        """Parallel reverse: thread-private sums of the adjoints of loads from one
+        invariant shared address, flushed once at the exit (`parallel_adjoints`)."""
+        self.iteration_disjoint: object | None = None
+        """Parallel reverse: `omp_disjoint.IterationDisjoint` of the original, made on first use."""
         self.distinct_args: frozenset[tuple[int, int]] = frozenset()
         """Pairs of arguments the call sites pass into distinct objects (`Signature.distinct`)."""
         self.type_analysis = type_analysis

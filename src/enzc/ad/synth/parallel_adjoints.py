@@ -4,12 +4,21 @@ The forward pass of a race-free parallel region may read one location from many
 threads at once (a stencil's neighbours, a shared coefficient); in the reverse
 pass each of those reads becomes `shadow += adjoint`, and two threads doing that
 at once lose one of the additions. In a derivative made with `Signature.parallel`
-the reverse of a load therefore adds atomically (`atomicrmw fadd`) unless the
-memory is the thread's own (an alloca or heap block of this call). (Plain adds
-where iterations provably read disjoint memory, `x[i]` in iteration `i`, are not
-done yet: such adds are atomic too, correct but slower.) Stores need nothing: their reverse reads and
-clears the shadow, and two threads storing to one location in the same interval
-between barriers would be a race in the original program already.
+the reverse of a load therefore adds atomically (`atomicrmw fadd`), except:
+
+- memory that is the thread's own (an alloca or heap block of this call): plain add;
+- a location only one iteration of the work-sharing loop addresses (`x[i]`,
+  `x[i * n + j]`: `analysis.omp_disjoint`): plain add, no other thread touches it;
+- an address invariant in the function (`p[2]`, a shared coefficient) that nothing
+  in it writes: the adjoints go into a thread-private sum (`private_adjoints`,
+  zeroed where the reverse starts like any adjoint slot) added to the shadow with
+  one atomic add when the thread's reverse ends (`flush_private_adjoints`).
+  Every iteration of every thread adding atomically into the same cache line is
+  what kept parallel gradients from scaling.
+
+Stores need nothing: their reverse reads and clears the shadow, and two threads
+storing to one location in the same interval between barriers would be a race in
+the original program already.
 
 `#pragma omp atomic` updates (`atomicrmw fadd/fsub`) are differentiated here too:
 `*p += v` leaves `p`'s adjoint as it is and adds it to `v`'s; a used result (the
@@ -18,12 +27,15 @@ old value) adds its adjoint to `p`'s shadow, atomically.
 
 from __future__ import annotations
 
-from enzc.ir.instructions import Alloca, AtomicRMW, Instruction
+from enzc.ir.builder import IRBuilder
+from enzc.ir.instructions import Alloca, AtomicRMW, GetElementPtr, Instruction, Load
 from enzc.ir.types import FloatType, Type, VectorType
 from enzc.ir.values import Value
 
 from enzc.ad.analysis.activity import carries_float, float_leaves
 from enzc.ad.analysis.memory_facts import is_fresh_allocation, underlying_objects
+from enzc.ad.analysis.omp_disjoint import IterationDisjoint, invariant_address
+from enzc.ad.synth.adjoint_zero import adjoint_zero
 from enzc.ad.synth.gradient_utils import GradientUtils
 
 ATOMIC_FLOAT_OPERATIONS = ("fadd", "fsub")
@@ -38,18 +50,65 @@ def thread_private(ptr: Value) -> bool:
 
 def needs_atomic(gu: GradientUtils, load: Instruction) -> bool:
     """Whether the reverse of `load` (original) must add into its shadow atomically."""
-    if not gu.parallel:
+    if not gu.parallel or thread_private(load.operand(0)):
         return False
-    return not thread_private(load.operand(0))
+    assert isinstance(load, Load)
+    return not _disjoint(gu).disjoint(load)
+
+
+def _disjoint(gu: GradientUtils) -> IterationDisjoint:
+    if gu.iteration_disjoint is None:
+        gu.iteration_disjoint = IterationDisjoint(gu.original, gu.loops, gu.memory.objects_may_alias, gu.layout)
+    return gu.iteration_disjoint  # type: ignore[return-value]
 
 
 def accumulate_shadow(gu: GradientUtils, load: Instruction, shadow: Value, ty: Type, delta: Value,
                       align: int | None) -> None:
     """`*shadow += delta` for the reverse of `load`, atomic where threads may meet."""
-    if needs_atomic(gu, load):
-        atomic_accumulate(gu, shadow, ty, delta, align)
-    else:
+    if not needs_atomic(gu, load):
         gu.accumulate(shadow, ty, delta, align)
+    elif _privately_summed(gu, load, ty):
+        gu.accumulate(private_sum(gu, load.operand(0), ty), ty, delta)
+    else:
+        atomic_accumulate(gu, shadow, ty, delta, align)
+
+
+def _privately_summed(gu: GradientUtils, load: Instruction, ty: Type) -> bool:
+    """An invariant address nothing in the function writes (so no reverse code reads
+    its shadow before the flush), of a float type."""
+    assert isinstance(load, Load)
+    return isinstance(ty, FloatType) and invariant_address(load.ptr) and not gu.memory.written_anywhere(load.ptr)
+
+
+def private_sum(gu: GradientUtils, ptr: Value, ty: Type) -> Alloca:
+    """The thread's running sum of the adjoints of loads from `ptr` (zeroed at entry)."""
+    key = (ptr, ty)
+    slot = gu.private_adjoints.get(key)
+    if slot is None:
+        b = IRBuilder(gu.new.entry)
+        with b.goto_entry_allocas():
+            slot = b.alloca(ty, name="d.private")  # type: ignore[assignment]
+            b.store(adjoint_zero(ty), slot)
+        gu.private_adjoints[key] = slot  # type: ignore[assignment]
+    return slot  # type: ignore[return-value]
+
+
+def flush_private_adjoints(gu: GradientUtils) -> None:
+    """At the end of the reverse (builder in its exit block): each private sum is
+    added to its shadow with one atomic add."""
+    b = gu.b
+    for (ptr, ty), slot in gu.private_adjoints.items():
+        total = b.load(ty, slot, "d.private.sum")
+        atomic_accumulate(gu, _invariant_shadow(gu, ptr), ty, total, None)
+
+
+def _invariant_shadow(gu: GradientUtils, ptr: Value) -> Value:
+    """The shadow of invariant address `ptr` rebuilt at the builder (the original
+    `gep` may sit in a loop, out of reach at the exit)."""
+    if isinstance(ptr, GetElementPtr):
+        base = _invariant_shadow(gu, ptr.ptr)
+        return gu.b.gep(ptr.source_type, base, list(ptr.indices), "d.private.addr", inbounds=True)
+    return gu.lookup(gu.shadow(ptr))
 
 
 def atomic_accumulate(gu: GradientUtils, ptr: Value, ty: Type, delta: Value, align: int | None) -> None:

@@ -24,13 +24,18 @@ on the user's function) they are rewritten before activity analysis:
   passes the double, pointer or float itself to a clone of the outlined function
   taking it by value (`<outlined>.byval`), so each capture is an ordinary `out`,
   `dup` or constant argument; the fork's lowering (`parallel_region`) passes
-  floats as words again (`parallel_wrappers`).
+  floats as words again (`parallel_wrappers`). The caller's own later loads of
+  such a slot (clang reloads `u` from it before each call in a time loop) read
+  the stored value directly, so the caller's alias facts see `u` itself (an
+  argument, a `gep` of one), not an unknown loaded pointer.
 """
 
 from __future__ import annotations
 
 from enzc.ir.builder import IRBuilder, get_or_insert_function
+from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import Alloca, Br, CallBase, Cast, Instruction, Load, Store, Switch
+from enzc.ir.loops import LoopInfo
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.transforms import clone_into, remove_unreachable_blocks
 from enzc.ir.types import DOUBLE, FLOAT, I32, I64, PTR, VOID, FunctionType, Type
@@ -52,6 +57,8 @@ def prepare_parallel(fn: Function, module: Module) -> None:
     if not any(callee(c) in _REDUCE or callee(c) == FORK for c in calls):
         return
     folded = False
+    slots: list[Alloca] = []
+    order = _Order(fn)
     for call in calls:
         name = callee(call)
         if name in _REDUCE:
@@ -60,7 +67,9 @@ def prepare_parallel(fn: Function, module: Module) -> None:
         elif name in _END_REDUCE:
             _unlock_reduction(call, module, name == "__kmpc_end_reduce")
         elif name == FORK:
-            _retype_captures(call, module)
+            slots.extend(_retype_captures(call, module, order))
+    if slots:
+        _forward_slot_loads(slots, order)
     if folded:
         for block in list(fn.blocks):
             _fold_constant_switch(block)
@@ -112,11 +121,31 @@ def _fold_constant_switch(block: BasicBlock) -> None:
 # -- captures by value -----------------------------------------------------------------------
 
 
-def _retype_captures(call: CallBase, module: Module) -> None:
-    """Pass float words and read-only slots by value to a clone (module docstring)."""
+class _Order:
+    """Dominance and loops of the function being prepared (its blocks do not change
+    while captures are retyped)."""
+
+    def __init__(self, fn: Function) -> None:
+        self.dom = DominatorTree(fn)
+        self.loops = LoopInfo(fn, self.dom)
+
+    def reads_stored(self, store: Store, at: Instruction) -> bool:
+        """Whether `at` may use `store`'s value instead of reloading it: the store
+        dominates `at`, and the value is defined in no loop that `at` is outside of
+        (the loops stay in LCSSA form)."""
+        value = store.value
+        if not self.dom.dominates(store, at):
+            return False
+        return not isinstance(value, Instruction) or \
+            set(self.loops.loops_of(value.parent)) <= set(self.loops.loops_of(at.parent))  # type: ignore[arg-type]
+
+
+def _retype_captures(call: CallBase, module: Module, order: _Order) -> list[Alloca]:
+    """Pass float words and read-only slots by value to a clone (module docstring);
+    returns the slots now passed by value."""
     outlined = outlined_function(call)
     if outlined is None:
-        return
+        return []
     outlined.blocks  # a lazy body is parsed now: its parameters' uses are read below
     words: dict[int, Value] = {}
     slots: dict[int, Value] = {}
@@ -124,37 +153,67 @@ def _retype_captures(call: CallBase, module: Module) -> None:
         param = outlined.args[k + OUTLINED_CAPTURES_START]
         if (f := float_bits_source(a)) is not None:
             words[k] = f
-        elif (v := _slot_value(a, call, param)) is not None:
+        elif (v := _slot_value(a, call, param, order)) is not None:
             slots[k] = v
     if not words and not slots:
-        return
+        return []
     clone = _retyped_clone(outlined, {k + OUTLINED_CAPTURES_START: v.type for k, v in words.items()},
                            {k + OUTLINED_CAPTURES_START: v.type for k, v in slots.items()}, module)
+    passed = [call.args[CAPTURES_START + k] for k in slots]
     call.set_operand(2, clone)
     for k, v in {**words, **slots}.items():
         call.set_operand(CAPTURES_START + k, v)
     call.explicit_type = True
+    return [a for a in passed if isinstance(a, Alloca)]
 
 
-def _slot_value(slot: Value, fork: CallBase, param: Argument) -> Value | None:
-    """The pointer or float `slot` holds if the caller stores it there once, before
-    `fork` in the same block, and the region only loads it whole; else None."""
+def _forward_slot_loads(slots: list[Alloca], order: _Order) -> None:
+    """The caller's loads of a capture slot read the stored value where it reaches
+    them, when nothing but its one store, loads and lifetime markers use the slot
+    any more (every fork now passes the value)."""
+    for slot in dict.fromkeys(slots):
+        stores = [u for u in slot.users if isinstance(u, Store)]
+        loads = [u for u in slot.users if isinstance(u, Load)]
+        markers = [u for u in slot.users if isinstance(u, CallBase) and callee(u).startswith("llvm.lifetime.")]
+        if len(stores) != 1 or stores[0].ptr is not slot or len(stores) + len(loads) + len(markers) != len(slot.users):
+            continue
+        for load in loads:
+            if load.type == stores[0].value.type and order.reads_stored(stores[0], load):
+                load.replace_all_uses_with(stores[0].value)
+                load.erase()
+
+
+def _slot_value(slot: Value, fork: CallBase, param: Argument, order: _Order) -> Value | None:
+    """The pointer or float `slot` holds if the caller stores it there once, the
+    store reaching `fork` (`_Order.reads_stored`), and the region only loads it
+    whole; else None."""
     if not isinstance(slot, Alloca) or sum(1 for a in fork.args if a is slot) != 1:
         return None
     stores = [u for u in slot.users if isinstance(u, Store)]
     others = [u for u in slot.users if not isinstance(u, (Store, Load)) and u is not fork
-              and not (isinstance(u, CallBase) and callee(u).startswith("llvm.lifetime."))]
-    if len(stores) != 1 or others or stores[0].ptr is not slot or stores[0].parent is not fork.parent:
+              and not (isinstance(u, CallBase) and callee(u).startswith("llvm.lifetime."))
+              and not _region_only_loads(u, slot)]
+    if len(stores) != 1 or others or stores[0].ptr is not slot:
         return None
     value = stores[0].value
-    block = fork.parent
-    assert block is not None
-    if value.type not in (PTR, DOUBLE, FLOAT) or block.instructions.index(stores[0]) > block.instructions.index(fork):
+    if value.type not in (PTR, DOUBLE, FLOAT) or not order.reads_stored(stores[0], fork):
         return None
     if not param.users or not all(isinstance(u, Load) and u.ptr is param and u.type == value.type
                                   for u in param.users):
         return None
     return value
+
+
+def _region_only_loads(user: Value, slot: Alloca) -> bool:
+    """Whether `user` is another fork passing `slot` once to a region that only loads it."""
+    if not isinstance(user, CallBase) or callee(user) != FORK or sum(1 for a in user.args if a is slot) != 1:
+        return False
+    outlined = outlined_function(user)
+    if outlined is None:
+        return False
+    outlined.blocks  # a lazy body is parsed now
+    param = outlined.args[user.args.index(slot) - CAPTURES_START + OUTLINED_CAPTURES_START]
+    return all(isinstance(u, Load) and u.ptr is param for u in param.users)
 
 
 def float_bits_source(v: Value) -> Value | None:

@@ -63,7 +63,9 @@ class ForkRecord:
 
 def outlined_signature(gu: GradientUtils, call: CallBase) -> Signature:
     """Thread-id pointers constant; a capture with a shadow `dup`, a float capture
-    with an adjoint `out`; stable captures as for a call (`stable_args`)."""
+    with an adjoint `out`; stable and distinct captures as for a call (`stable_args`,
+    `distinct_pairs`), so the region reloads what the serial code would reload
+    instead of caching it per iteration."""
     classes = [ArgActivity.CONST, ArgActivity.CONST]
     for a in _captures(call):
         if gu.activity.has_shadow(a):
@@ -72,9 +74,11 @@ def outlined_signature(gu: GradientUtils, call: CallBase) -> Signature:
             classes.append(ArgActivity.OUT)
         else:
             classes.append(ArgActivity.CONST)
-    stable = frozenset(i - CAPTURES_START + OUTLINED_CAPTURES_START for i in stable_args(gu, call)
-                       if i >= CAPTURES_START)
-    return Signature(tuple(classes), False, stable, parallel=True)
+    shift = OUTLINED_CAPTURES_START - CAPTURES_START
+    stable = frozenset(i + shift for i in stable_args(gu, call) if i >= CAPTURES_START)
+    distinct = frozenset((i + shift, j + shift) for i, j in gu.memory.distinct_pairs(list(call.args))
+                         if i >= CAPTURES_START and j >= CAPTURES_START)
+    return Signature(tuple(classes), False, stable, distinct=distinct, parallel=True)
 
 
 def _captures(call: CallBase) -> tuple[Value, ...]:
