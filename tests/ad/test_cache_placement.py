@@ -153,3 +153,24 @@ def test_loop_invariant_values_are_cached_once_per_varying_iteration(tmp_path: P
     assert [d.count(" x ") for d in smear] == [3]
     assert re.search(r"double \(8 bytes\) x n\(%[\w.]+\) x n\(%[\w.]+\) = .*the same in every iteration of",
                      sections["split_matmul"])
+
+
+def test_values_the_same_for_every_query_are_cached_once(tmp_path: Path) -> None:
+    """triangular_invariant.c: `kv[u][i]` read in `for t / for u <= t` is the same
+    for every t, so it gets one array sized by the largest count of u over t,
+    allocated once per call (it was a piece of the arena per t). `clobber` writes
+    row t inside the t loop: its loads vary in t and stay per (t, u), in the arena."""
+    _, report, exe = build([PROGRAMS / "triangular_invariant.c"], tmp_path, "--enzc-print-cache",
+                           "--enzc-tape-stats")
+    sections = dict(re.findall(r"^; (split_\w+) .*?\n((?:;  .*\n?)*)", report, re.M))
+    once = (r"^;   %[\w.]+\.cache: double \(8 bytes\) x n\(%[\w.]+\) x n\(%[\w.]+\) = [^\n]*allocated once per call"
+            r"[^\n]*the same in every iteration of %[\w.]+\n;     where n\(%[\w.]+\) = the largest over the iterations")
+    for name in ("split_causal", "split_strict", "split_anti"):
+        assert re.search(once, sections[name], re.M), name
+    clobber = sections["split_clobber"]
+    assert "the largest" not in clobber
+    assert re.search(r"double \(8 bytes\) x n\(%[\w.]+\) x n\(%[\w.]+\) = [^\n]*per iteration of loop[^\n]*arena"
+                     r"[^\n;]*\n", clobber)
+    stats = subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60).stderr
+    # anti (u < n - t, n = 7, d = 3): kv[t][i] and kv[u][i], 7 x 3 doubles each, on the stack
+    assert "enzc: split_anti: 1 calls, tape bytes per call: mean 336, max 336\n" in stats

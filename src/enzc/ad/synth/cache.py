@@ -1,11 +1,14 @@
 """Caches: forward values the reverse pass needs inside loops and cannot recompute.
 
 A value defined in loops L1 ⊃ ... ⊃ Lk is stored in the forward pass into an array
-indexed by the iteration numbers of those loops, and loaded in the reverse pass
-with the reverse counters in their place. Arrays are allocated per *chunk*: the
-innermost loops whose iteration counts (exact, or an upper bound from an exit
-test that runs every iteration) are already known at an outer preheader share
-one flat array allocated there (row-major, the outer loop slowest).
+indexed by the iteration numbers of those loops it varies in (`loop_variance`),
+and loaded in the reverse pass with the reverse counters in their place. Arrays
+are allocated per *chunk*: the innermost of those loops whose iteration counts
+(exact, or an upper bound from an exit test that runs every iteration) are
+already known at an outer preheader share one flat array allocated there
+(row-major, the outer loop slowest). A count that depends on a loop the value
+does not vary in is replaced by its largest value over that loop
+(`tripcount_largest`), and the array is allocated outside it.
 
 Where the arrays live, so that a gradient call makes few allocations:
 
@@ -42,10 +45,15 @@ from enzc.ir.module import BasicBlock
 from enzc.ir.types import I8, I64, PTR, ArrayType
 from enzc.ir.values import ConstantInt, Value
 
+from enzc.ad.analysis.tripcount import TripCount
+from enzc.ad.analysis.tripcount_largest import LargestCount, largest_count
 from enzc.ad.synth.cache_runtime import ARENA, HEADER, arena_alloc, arena_free, arena_init, grow_helper
 from enzc.ad.synth.cache_report import CacheAllocation, describe
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.tape_stats import TapeCounter
+
+Count = TripCount | LargestCount
+"""How an array's inner dimension is sized: a loop's count, or its largest over outer iterations."""
 
 INITIAL_CAPACITY = 16
 STACK_BUDGET = 4096
@@ -77,6 +85,7 @@ class _Block:
     """The fixed-size arrays allocated together at one preheader."""
 
     head: Loop
+    """The loop at whose preheader the block is allocated (freed when its reverse is left)."""
     alloc: Call
     """`malloc(total)` or `__enzc_arena_alloc(arena, total)`; its last argument is patched."""
     total: Value
@@ -131,23 +140,55 @@ class CacheManager:
             self.stats.values += 1
         return cache
 
-    def chunk_loops(self, loops: list[Loop]) -> list[Loop]:
-        """The innermost loops of `loops` that share one flat allocation."""
-        gu = self.gu
+    def chunk_loops(self, loops: list[Loop], enclosing: list[Loop], invariant: frozenset[Loop] = frozenset()
+                    ) -> tuple[list[Loop], list[Count | None], Loop]:
+        """The innermost loops of `loops` (the loops indexing a cache) that share one
+        flat allocation; their counts (or largest counts over loops of `invariant`,
+        the value being the same in all their iterations), None for a first loop
+        without one; and the loop at whose preheader the array is allocated: the
+        first one, or the outermost loop of `invariant` enclosing it (`enclosing`:
+        all the value's loops) where every count is known (GPT's attention: keys
+        read in `for t / for u <= t` are cached once outside `t`)."""
         s = len(loops) - 1
-        while s > 0:
-            candidate = loops[s - 1]
-            pre = candidate.preheader
-            ok = pre is not None
-            for inner in loops[s:]:
-                tc = gu.trip_count(inner)
-                if not ok or tc is None or not all(gu.available_at(o, pre) for o in tc.operands()):
-                    ok = False
-                    break
-            if not ok:
-                break
+        while s > 0 and self._chunk_counts(loops[s - 1], loops[s:], invariant) is not None:
             s -= 1
-        return loops[s:]
+        chunk = loops[s:]
+        inner = self._chunk_counts(chunk[0], chunk[1:], invariant)
+        assert inner is not None, "inner counts computable at an outer preheader are computable inside it"
+        counts: list[Count | None] = [self.gu.trip_count(chunk[0]), *inner]
+        place = chunk[0]
+        if counts[0] is not None:
+            pos = enclosing.index(place)
+            while pos > 0 and enclosing[pos - 1] in invariant:
+                hoisted = self._chunk_counts(enclosing[pos - 1], chunk, invariant)
+                if hoisted is None:
+                    break
+                pos -= 1
+                counts = list(hoisted)
+            place = enclosing[pos]
+        return chunk, counts, place
+
+    def _chunk_counts(self, head: Loop, inner: list[Loop], invariant: frozenset[Loop]) -> list[Count] | None:
+        """The counts of the `inner` loops at `head`'s preheader; a count that depends
+        on a loop of `invariant` (the value is the same in all its iterations) is
+        its largest over that loop's iterations."""
+        gu = self.gu
+        pre = head.preheader
+        if pre is None and inner:
+            return None
+        counts: list[Count] = []
+        for L in inner:
+            tc = gu.trip_count(L)
+            if tc is None:
+                return None
+            if all(gu.available_at(o, pre) for o in tc.operands()):
+                counts.append(tc)
+                continue
+            largest = largest_count(L, gu.loops, gu.trip_count, lambda v: gu.available_at(v, pre), invariant)
+            if largest is None:
+                return None
+            counts.append(largest)
+        return counts
 
     def _create(self, value: Instruction) -> Cache:
         gu = self.gu
@@ -156,36 +197,36 @@ class CacheManager:
         invariant = [L for L in all_loops if L not in index]
         if not index:
             return self._create_slot(value, invariant)
-        loops = self.chunk_loops(index)
-        head = loops[0]
-        enclosing = all_loops[: all_loops.index(head)]  # every loop the head's preheader is in
-        assert head.preheader is not None, "prepare() gives every loop a preheader"
-        pb = gu.new_block_of(head.preheader)
+        loops, counts, place = self.chunk_loops(index, all_loops, frozenset(invariant))
+        enclosing = all_loops[: all_loops.index(place)]  # every loop the allocation's preheader is in
+        assert place.preheader is not None, "prepare() gives every loop a preheader"
+        pb = gu.new_block_of(place.preheader)
         block = self.blocks.get(pb)
         b = IRBuilder()
         if block is not None:
             b.position_before(block.alloc)
         else:
             b.position_before_terminator(pb)
-        strides = [gu.trip_count(L).emit(b, gu.new_value) for L in loops[1:]]  # type: ignore[union-attr]
+        strides = [count.emit(b, gu.new_value) for count in counts[1:]]  # type: ignore[union-attr]
         row: Value = ConstantInt(I64, gu.layout.alloc_size_of(value.type))
         for s in strides:
             row = _mul(b, row, s, "cache.row")
-        head_tc = gu.trip_count(head)
+        head_count = counts[0]
         name = gu.label(value) + ".cache"
-        if head_tc is None:
+        if head_count is None:
             cache = self._create_growing(b, value, loops, strides, row, bool(enclosing), name)
             placement = ("grows by doubling (realloc) from 16 entries, allocated "
                          + (f"per iteration of loop %{gu.label(enclosing[-1].header)}" if enclosing else "once per call"))
         else:
-            nbytes = _mul(b, head_tc.emit(b, gu.new_value), row, "cache.bytes")
-            base = self._place(b, pb, head, nbytes, gu.layout.abi_align(value.type), enclosing, name)
+            nbytes = _mul(b, head_count.emit(b, gu.new_value), row, "cache.bytes")
+            base = self._place(b, pb, place, nbytes, gu.layout.abi_align(value.type), enclosing, name)
             self.stats.fixed += 1
             cache = Cache(value, loops, base, False, strides)
             placement = ""  # decided at emit_frees
             self.blocks[pb].allocations.append(len(self.stats.allocations))
         self._emit_store(cache)
-        self.stats.allocations.append(describe(gu, value, loops, cache.growing, placement, invariant))
+        largest = {L: c for L, c in zip(loops, counts) if isinstance(c, LargestCount)}
+        self.stats.allocations.append(describe(gu, value, loops, cache.growing, placement, invariant, largest))
         return cache
 
     def _create_slot(self, value: Instruction, invariant: list[Loop]) -> Cache:

@@ -18,6 +18,7 @@ from enzc.ir.loops import Loop
 from enzc.ir.values import Constant, Value
 
 from enzc.ad.analysis.tripcount import TripCount
+from enzc.ad.analysis.tripcount_largest import LargestCount
 from enzc.ad.synth.gradient_utils import GradientUtils
 
 
@@ -61,9 +62,10 @@ class CacheAllocation:
 
 
 def describe(gu: GradientUtils, value: Value, loops: list[Loop], outer_growing: bool, where: str,
-             invariant: list[Loop] | None = None) -> CacheAllocation:
+             invariant: list[Loop] | None = None, largest: dict[Loop, LargestCount] | None = None) -> CacheAllocation:
     """Describe the cache of `value` (a forward value) indexed by `loops`, allocated `where`;
-    `invariant`: the loops of the value it does not vary in."""
+    `invariant`: the loops of the value it does not vary in; `largest`: the loops
+    sized by their largest count over the iterations of an invariant loop."""
     dims: list[str] = []
     counts: list[str] = []
     for i, loop in enumerate(loops):
@@ -73,7 +75,9 @@ def describe(gu: GradientUtils, value: Value, loops: list[Loop], outer_growing: 
             counts.append(f"{name} = iterations of loop %{gu.label(loop.header)} (no count known)")
             continue
         tc = gu.trip_count(loop)
-        counts.append(f"{name} = {_count_text(gu, tc)}" if tc is not None else f"{name} = ?")
+        over = largest.get(loop) if largest else None
+        prefix = over.text(lambda L: "%" + gu.label(L.header)) + " " if over is not None else ""
+        counts.append(f"{name} = {prefix}{_count_text(gu, tc)}" if tc is not None else f"{name} = ?")
     same = tuple(f"%{gu.label(L.header)}" for L in invariant or [])
     return CacheAllocation("%" + gu.label(value), str(value.type), gu.layout.alloc_size_of(value.type), tuple(dims),
                            outer_growing, where, tuple(counts), invariant=same)
