@@ -123,6 +123,15 @@ INVALID = {
     "tbaa-on-arithmetic": _tbaa("!{!2, !2, i64 0}", inst="add i32 0, 1"),
     "array-count-over-64-bits": "%t = type { [99999999999999999999999 x i64] }\n",  # ll:3002410
     "vector-of-zero": "%t = type { <0 x i32> }\n",
+    "empty-attribute-group": FN + "attributes #0 = { }\n",  # ll:3011347, ll:3013209
+    "code-after-carriage-return-in-comment": "; a comment\r) e\n" + FN,  # ll:3012526
+    "code-after-carriage-return-in-body-comment": "define void @f() {\n0: ; x\r!ds = %0\n"
+                                                  "  ret void\n}\n",  # ll:3014003
+    "local-in-constant-vector": "define <2 x double> @f(double %x) {\n"  # ll:3012891
+                                "  ret <2 x double> <double %x, double 1.0>\n}\n",
+    "local-in-constant-struct": "define void @f(i32 %x) {\n"
+                                "  %s = insertvalue { i32 } { i32 %x }, i32 0, 0\n  ret void\n}\n",
+    "local-in-splat": "define <2 x i32> @f(i32 %x) {\n  ret <2 x i32> splat (i32 %x)\n}\n",
     "vector-too-long": "%t = type { <4294967296 x i32> }\n",
     "vector-of-arrays": "%t = type { <2 x [2 x i32]> }\n",
     "array-of-labels": "%t = type { [2 x label] }\n",
@@ -161,6 +170,7 @@ VALID = {
     "escaped-bytes": '@"q\\01\\FFname" = global i32 0\n@t = constant [3 x i8] c"\\FF\\80\\00"\n',
     "group-over-lines": FN.replace("@f()", "@f() #0") + "attributes #0 = { noinline\n"
                                                          "  nounwind \"a\"=\"b\" }\n",
+    "blank-after-carriage-return-in-comment": "; a comment\r  \n" + FN + "; b\r; c\n",
     "stray-nul-between-entities": "@a = global i32 0\n\0\n@b = global i32 1\n",
     "typed-tuple-operands": "!0 = !{float 1.5, ptr null, i64 ptrtoint (ptr @g to i64)}\n"
                             "@g = global i32 0\n!named = !{!0}\n",

@@ -176,6 +176,9 @@ class _ModuleReader:
                 lineno += len(lines)
                 pos = run.end()  # type: ignore[union-attr]
                 continue
+            elif c == ";" and (cr := text.find("\r", pos, eol)) >= 0:
+                pos = cr + 1  # LLVM ends a comment at a carriage return too: read on after it
+                continue
             elif c == ";" or c == "\n" or c == "\r":
                 pieces.append("")
             elif c == "d" and text.startswith("define", pos) and not text[pos + 6 : pos + 7].isalnum():

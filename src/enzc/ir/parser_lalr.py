@@ -50,7 +50,7 @@ def _table_cache() -> str | bool:
 _WORD_SET = re.compile(r"\(\?:([A-Za-z0-9_|]+)\)\Z")
 """A keyword-set terminal: lark spells `"a" | "b"` as `(?:a|b)`."""
 
-_SKIP = r"(?:[ \t\r\n]++|;[^\n\x00]*+)*+"
+_SKIP = r"(?:[ \t\r\n]++|;[^\n\r\x00]*+)*+"
 """Whitespace and comments, skipped before every token."""
 
 

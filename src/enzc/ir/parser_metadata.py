@@ -290,4 +290,6 @@ def parse_attribute_group(line: str) -> tuple[str, tuple[str, ...]]:
             raise MDSyntax(base + bad + 1, f"unexpected '{inner[bad:bad + 20].split()[0]}' in attribute group")
         attrs.append(a.group(1))
         pos = a.end()
+    if not attrs:
+        raise MDSyntax(1, "attribute group has no attributes")
     return m.group(1), tuple(attrs)

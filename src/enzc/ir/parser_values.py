@@ -388,8 +388,18 @@ class ValueCallbacks:
     def tv(self, c: list) -> Value:
         v = c[1]
         if v.__class__ is Tok:
+            if v.type == "LOCAL":
+                self._last_local = v
             return self._tokval[v.type](v, c[0])
         return v(c[0])
+
+    def _constant_elements(self, elems: list) -> list:
+        """Elements of a constant aggregate or splat: LLVM allows no function-local value there."""
+        for e in elems:
+            if isinstance(e, LocalValue):
+                tok = e.tok if isinstance(e, _Forward) else self._last_local
+                raise BuildError(tok.pos, f"invalid use of function-local name '{tok}'")
+        return elems
 
     def _local_value(self, tok: Tok, t: Type) -> Value:
         if self.fn is None:
@@ -466,7 +476,7 @@ class ValueCallbacks:
 
     # deferred constants: the callbacks return functions of the type
     def struct_c(self, c: list) -> Deferred:
-        elems = [e for e in c if e is not None]
+        elems = self._constant_elements([e for e in c if e is not None])
         return lambda t: ConstantAggregate(t, elems)
 
     packed_c = struct_c
@@ -474,6 +484,7 @@ class ValueCallbacks:
     vector_c = struct_c
 
     def splat_c(self, c: list) -> Deferred:
+        self._constant_elements(c[:1])
         return lambda t: ConstantSplat(t, c[0])  # type: ignore[arg-type]
 
     def blockaddress_c(self, c: list) -> Deferred:
