@@ -131,6 +131,10 @@ INVALID = {
                                 "  ret <2 x double> <double %x, double 1.0>\n}\n",
     "local-in-constant-struct": "define void @f(i32 %x) {\n"
                                 "  %s = insertvalue { i32 } { i32 %x }, i32 0, 0\n  ret void\n}\n",
+    "empty-errno-tbaa": "!llvm.errno.tbaa = !{}\n",  # ll:3200650
+    "bad-inline-expression-in-record": "define void @f(i32 %x) {\n"  # ll:3100803
+                                       "  #dbg_value(i32 %x, !0, !DIExpression(\\), !1)\n  ret void\n}\n"
+                                       "!0 = !{}\n!1 = !{}\n",
     "local-in-splat": "define <2 x i32> @f(i32 %x) {\n  ret <2 x i32> splat (i32 %x)\n}\n",
     "vector-too-long": "%t = type { <4294967296 x i32> }\n",
     "vector-of-arrays": "%t = type { <2 x [2 x i32]> }\n",
@@ -331,3 +335,14 @@ def test_isolated_child_memory_is_capped() -> None:
     with pytest.raises(ChildInternalError, match="MemoryError"):
         run_isolated(lambda: len(bytearray(4 << 30)), memory_limit=256 << 20)
     assert run_isolated(lambda: len(bytearray(1 << 20)), memory_limit=256 << 20) == 1 << 20
+
+
+def test_non_utf8_global_name_is_read_by_enzcc() -> None:
+    """obj:3200715: a mutated object named a function `@"n\\80rm2"`; enzcc's check for
+    `__enzyme_` names crashed decoding it (llvmlite's `.name` is strict UTF-8)."""
+    from enzc.frontend.middle import names_entry_points
+    from enzc.lto.irmodule import module_symbols, parse_module as parse_llvm
+
+    module = parse_llvm(b'define void @"n\\80rm2"() {\n  ret void\n}\n', "case")
+    assert not names_entry_points(module)
+    assert module_symbols(module).defined == frozenset({"n\udc80rm2"})

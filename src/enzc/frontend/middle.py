@@ -39,7 +39,7 @@ class Lowered:
 
 def names_entry_points(module: ModuleRef) -> bool:
     """True if a function or global of `module` has `__enzyme_` in its name."""
-    return any(ENTRY_POINT_MARK in value.name
+    return any(ENTRY_POINT_MARK in irmodule.value_name(value)
                for value in (*module.functions, *module.global_variables))
 
 

@@ -28,7 +28,7 @@ from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
 from enzc.ir.verify_linkage import prefix_problems, suffix_problems
-from enzc.ir.verify_metadata import metadata_problems, undefined_references
+from enzc.ir.verify_metadata import metadata_problems, node_problems, undefined_references
 from enzc.ir.verify_tbaa import tbaa_problem
 
 MAX_ALIGNMENT = 1 << 32
@@ -63,7 +63,10 @@ def module_problems(module: Module) -> list[str]:
         problems += prefix_problems(f"@{alias.name}", alias.linkage.words, "alias")
     for name in module.types:
         problems += _name_problems(f"type %{name}", name)
-    for ref in module.named_metadata.get("llvm.errno.tbaa", []):
+    errno_tags = module.named_metadata.get("llvm.errno.tbaa")
+    if errno_tags is not None and not errno_tags:
+        problems.append("llvm.errno.tbaa must have at least one operand")
+    for ref in errno_tags or []:
         problems += _errno_tbaa_problems(ref, module.metadata)
     for key, attrs in module.attribute_groups.items():
         problems += _attribute_problems(f"attributes #{key}", [attrs])
@@ -219,7 +222,8 @@ def _errno_tbaa_problems(ref: str, defined: dict[str, Metadata]) -> list[str]:
 
 def _operand_metadata_problems(where: str, inst: Instruction,
                                defined: dict[str, Metadata]) -> list[str]:
-    """`metadata !N` call operands and debug-record operands must name defined nodes."""
+    """`metadata !N` call operands and debug-record operands must name defined nodes;
+    nodes written inline there (`!DIExpression(...)`) must be well formed."""
     problems = []
     operands = list(inst.operands)
     for record in inst.debug_records:
@@ -228,4 +232,5 @@ def _operand_metadata_problems(where: str, inst: Instruction,
         if isinstance(op, MetadataOperand):
             for ref in undefined_references(op.md, defined):
                 problems.append(f"{where}: use of undefined metadata '!{ref}'")
+            problems += [f"{where}: {p}" for p in node_problems(op.md)]
     return problems

@@ -16,7 +16,7 @@ from enzc.isolation import step
 from enzc.lto.elfobj import Symbols
 
 if TYPE_CHECKING:
-    from llvmlite.binding import ModuleRef
+    from llvmlite.binding import ModuleRef, ValueRef
 
 BITCODE_MAGICS = (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")  # raw bitcode, bitcode wrapper
 LLVM_LOCK = threading.Lock()
@@ -94,18 +94,27 @@ def module_text(module: ModuleRef) -> str:
         return (out.bytes or b"").decode("utf-8", "surrogateescape")
 
 
+def value_name(value: ValueRef) -> str:
+    """A global's name; bytes that are not UTF-8 (legal in a quoted LLVM name) become
+    surrogates, where llvmlite's `.name` raises UnicodeDecodeError."""
+    from llvmlite.binding import ffi
+
+    return ffi.lib.LLVMPY_GetValueName(value).decode("utf-8", "surrogateescape")
+
+
 def module_symbols(module: ModuleRef) -> Symbols:
     """The symbols a linker would see for this module's object code."""
     defined: set[str] = set()
     undefined: set[str] = set()
     for value in (*module.functions, *module.global_variables):
         linkage = value.linkage.name
-        if value.name.startswith("llvm.") or linkage in _LOCAL_LINKAGES:
+        name = value_name(value)
+        if name.startswith("llvm.") or linkage in _LOCAL_LINKAGES:
             continue
         if not value.is_declaration:
-            defined.add(value.name)
+            defined.add(name)
         elif linkage != "external_weak":
-            undefined.add(value.name)
+            undefined.add(name)
     return Symbols(frozenset(defined), frozenset(undefined))
 
 
