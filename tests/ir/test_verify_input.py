@@ -135,6 +135,13 @@ INVALID = {
     "bad-inline-expression-in-record": "define void @f(i32 %x) {\n"  # ll:3100803
                                        "  #dbg_value(i32 %x, !0, !DIExpression(\\), !1)\n  ret void\n}\n"
                                        "!0 = !{}\n!1 = !{}\n",
+    "negative-call-align": "declare void @g(ptr)\ndefine void @f(ptr %p) {\n"  # ll:3201838
+                           "  call void @g(ptr align -1 %p)\n  ret void\n}\n",
+    "scope-not-naming-itself": "define void @f(ptr %p) {\n  store i32 0, ptr %p, !alias.scope !0\n"  # ll:3100676
+                               "  ret void\n}\n!0 = !{!1}\n!1 = distinct !{!3, !2}\n"
+                               "!2 = distinct !{!2}\n!3 = !{}\n",
+    "scope-list-of-strings": "define void @f(ptr %p) {\n  store i32 0, ptr %p, !noalias !0\n"  # ll:3200829
+                             "  ret void\n}\n!0 = !{!\"x\"}\n",
     "local-in-splat": "define <2 x i32> @f(i32 %x) {\n  ret <2 x i32> splat (i32 %x)\n}\n",
     "vector-too-long": "%t = type { <4294967296 x i32> }\n",
     "vector-of-arrays": "%t = type { <2 x [2 x i32]> }\n",
@@ -175,6 +182,9 @@ VALID = {
     "group-over-lines": FN.replace("@f()", "@f() #0") + "attributes #0 = { noinline\n"
                                                          "  nounwind \"a\"=\"b\" }\n",
     "blank-after-carriage-return-in-comment": "; a comment\r  \n" + FN + "; b\r; c\n",
+    "alias-scopes": "define void @f(ptr %p) {\n  store i32 0, ptr %p, !alias.scope !0, !noalias !3\n"
+                    "  ret void\n}\n!0 = !{!1}\n!1 = distinct !{!1, !2, !\"f: p\"}\n"
+                    "!2 = distinct !{!2, !\"f\"}\n!3 = !{!4}\n!4 = distinct !{!4, !2}\n",
     "stray-nul-between-entities": "@a = global i32 0\n\0\n@b = global i32 1\n",
     "typed-tuple-operands": "!0 = !{float 1.5, ptr null, i64 ptrtoint (ptr @g to i64)}\n"
                             "@g = global i32 0\n!named = !{!0}\n",
@@ -346,3 +356,21 @@ def test_non_utf8_global_name_is_read_by_enzcc() -> None:
     module = parse_llvm(b'define void @"n\\80rm2"() {\n  ret void\n}\n', "case")
     assert not names_entry_points(module)
     assert module_symbols(module).defined == frozenset({"n\udc80rm2"})
+
+
+@pytest.mark.parametrize("triple, valid", [("x86_68-unknown-linux-gnu", False), ("x86", False),
+                                           ("x86_64-pc-linux-gnu", True), ("unknown", True),
+                                           ("thumbv7em-none-eabi", True)])
+def test_target_triple_architecture_like_opt(triple: str, valid: bool, tmp_path: Path) -> None:
+    """bc:3012897: llvm-as keeps any triple, but opt-22 (like llc and clang) rejects a
+    module whose architecture LLVM's triple parser does not know; enzc.ir does too."""
+    text = f'target triple = "{triple}"\n'
+    path = tmp_path / "in.ll"
+    path.write_text(text)
+    opt = subprocess.run(["opt-22", "-passes=verify", "-disable-output", str(path)], capture_output=True)
+    assert (opt.returncode == 0) == valid, "the expectation must be opt-22's"
+    if valid:
+        _enzc(text.encode())
+    else:
+        with pytest.raises(EnzcError, match="unrecognized architecture"):
+            _enzc(text.encode())

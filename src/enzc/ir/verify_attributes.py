@@ -41,7 +41,7 @@ _CAPTURE = r"(?:none|address|address_is_null|provenance|read_provenance)"
 _FPCLASS = r"(?:nan|inf|zero|sub|norm|snan|qnan|ninf|pinf|nzero|pzero|nsub|psub|nnorm|pnorm|all)"
 _ARGUMENTS = {word: re.compile(pattern) for word, pattern in {
     "dereferenceable": r"\(\d+\)", "dereferenceable_or_null": r"\(\d+\)",
-    "alignstack": r"\(\d+\)", "uwtable": r"(?:\((?:sync|async)\))?",
+    "align": r"\s+\d+|\(\d+\)|=\d+", "alignstack": r"\(\d+\)", "uwtable": r"(?:\((?:sync|async)\))?",
     "allocsize": r"\(\d+(?:,\s*\d+)?\)", "vscale_range": r"\(\d+(?:,\s*\d+)?\)",
     "captures": rf"\((?:ret:\s*)?{_CAPTURE}(?:,\s*(?:ret:\s*)?{_CAPTURE})*\)",
     "nofpclass": rf"\({_FPCLASS}(?:\s+{_FPCLASS})*\)",

@@ -29,6 +29,7 @@ from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
 from enzc.ir.verify_linkage import prefix_problems, suffix_problems
 from enzc.ir.verify_metadata import metadata_problems, node_problems, undefined_references
+from enzc.ir.verify_scopes import SCOPE_KINDS, scope_list_problem
 from enzc.ir.verify_tbaa import tbaa_problem
 
 MAX_ALIGNMENT = 1 << 32
@@ -78,7 +79,18 @@ def _datalayout_problems(module: Module) -> list[str]:
         DataLayout.parse(module.datalayout or "")
     except DataLayoutError as err:
         return [f"target datalayout: {err}"]
-    return []
+    return _triple_problems(module.triple or "")
+
+
+def _triple_problems(triple: str) -> list[str]:
+    """An architecture LLVM's triple parser does not know (`x86_68-pc-linux`): llvm-as
+    keeps it, but opt, llc and clang reject the module ("unrecognized architecture")."""
+    import llvmlite.binding as llvm
+
+    arch = triple.split("-", 1)[0]
+    if arch in ("", "unknown") or llvm.get_triple_parts(triple).Arch != "unknown":
+        return []
+    return [f"target triple: unrecognized architecture '{arch}'"]
 
 
 def body_problems(module: Module, fn: Function) -> list[str]:
@@ -108,6 +120,8 @@ def body_problems(module: Module, fn: Function) -> list[str]:
                                                 "param")
             problems += _attachment_problems(where, _attachments(inst), module.metadata)
             problems += _tbaa_problems(where, inst, module.metadata)
+            problems += [f"{where}: {p}" for kind in SCOPE_KINDS
+                         if (p := scope_list_problem(inst.metadata.get(kind), module.metadata))]
             problems += _operand_metadata_problems(where, inst, module.metadata)
             for op in inst.operands:
                 if isinstance(op, Constant) and not isinstance(op, GlobalValue):
