@@ -36,7 +36,7 @@ from enzc.ir.instructions import CallBase
 from enzc.ir.libc import declare
 from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.forwarding import forwarding_wrapper
-from enzc.ir.types import I32, I64, PTR, VOID, ArrayType, FunctionType, IntType, StructType
+from enzc.ir.types import I32, I64, PTR, ArrayType, FunctionType, IntType, StructType
 from enzc.ir.values import Constant, ConstantAggregate, ConstantInt, GlobalValue, Value, iter_constant_operands
 
 from enzc.ad.analysis.calls import CallKind, RuleLookup, classify_function
