@@ -39,7 +39,7 @@ CASES = {
     "enzyme_error_estimate_builtin": Case(DIAG / "enzyme_error_estimate_builtin.c",
                                           ("'__enzyme_error_estimate'", "not supported")),
     "enzyme_plugin_attribute": Case(DIAG / "enzyme_plugin_attribute.c", ("'enzyme_inactive_noblock'", "not supported")),
-    "float_bits_to_call": Case(DIAG / "float_bits_to_call.c", ("bits", "double", "i64")),
+    "float_bits_arithmetic": Case(DIAG / "float_bits_arithmetic.c", ("bits", "double", "i64")),
     "const_pointer_in_dup_struct": Case(DIAG / "const_pointer_in_dup_struct.c", ("without a shadow", "enzyme_dup")),
     "allocated_tape_too_small": Case(DIAG / "allocated_tape_too_small.c", ("tape", "4 bytes", "8 bytes")),
     "struct_result_reverse": Case(DIAG / "struct_result_reverse.c", ("triple", "sret", "enzyme_dup")),
