@@ -2,9 +2,10 @@
 // passed to functions that are not inlined, which store them where the caller reads
 // them back as floats (Enzyme's subdoublestore test does this with one double). The
 // derivative must follow the bits into the callee: a zero here would be a silently
-// wrong gradient. The same callee is also called from code that is not differentiated.
+// wrong gradient. A callee may also return a float's bits (g). The same callee is
+// also called from code that is not differentiated.
 // tol: rel=1e-12 abs=1e-14
-// grads: 4
+// grads: 6
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,20 @@ double f(double x, float y) {
     return stored * stored * ystored;
 }
 
+__attribute__((noinline)) unsigned long long cube_bits(double x) {
+    double y = x * x * x;
+    unsigned long long bits;
+    memcpy(&bits, &y, sizeof bits);
+    return bits;
+}
+
+double g(double x) {
+    unsigned long long bits = cube_bits(x);
+    double y;
+    memcpy(&y, &bits, sizeof y);
+    return 2 * y;
+}
+
 int main(void) {
     double x = 1.25;
     float y = 0.75f;
@@ -47,13 +62,16 @@ int main(void) {
     /* reverse: both partials at once; analytic: d/dx = 2 x y, d/dy = x^2 */
     typedef struct { double dx; float dy; } Grads;
     Grads (*grad)(void *, ...) = (Grads (*)(void *, ...))__enzyme_autodiff;
-    Grads g = grad((void *)f, enzyme_out, x, enzyme_out, y);
-    printf("grad rev_dx %.17g %.17g\n", g.dx, 2 * x * (double)y);
-    printf("grad rev_dy %.17g %.17g\n", (double)g.dy, x * x);
+    Grads d = grad((void *)f, enzyme_out, x, enzyme_out, y);
+    printf("grad rev_dx %.17g %.17g\n", d.dx, 2 * x * (double)y);
+    printf("grad rev_dy %.17g %.17g\n", (double)d.dy, x * x);
     /* forward: one tangent per call */
     double tx = __enzyme_fwddiff((void *)f, x, 1.0, y, 0.0f);
     double ty = __enzyme_fwddiff((void *)f, x, 0.0, y, 1.0f);
     printf("grad fwd_dx %.17g %.17g\n", tx, 2 * x * (double)y);
     printf("grad fwd_dy %.17g %.17g\n", ty, x * x);
+    /* returned bits; analytic: d/dx 2 x^3 = 6 x^2 */
+    printf("grad rev_g %.17g %.17g\n", __enzyme_autodiff((void *)g, x), 6 * x * x);
+    printf("grad fwd_g %.17g %.17g\n", __enzyme_fwddiff((void *)g, x, 1.0), 6 * x * x);
     return 0;
 }
