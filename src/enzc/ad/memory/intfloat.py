@@ -259,13 +259,7 @@ def _tagged_integer(tbaa: TBAAReader, inst: Instruction) -> bool:
     joined into them (a red-black tree's header node and its count share offsets
     with the nodes' keys and links)."""
     tag = inst.metadata.get("tbaa")
-    if tag is None:
-        return False
-    ops = tbaa.operands(tag)
-    if len(ops) < 3:
-        return False
-    access = tbaa.operands(ops[1])
-    return bool(access) and tbaa.string(access[0]) in INTEGER_TYPE_NAMES
+    return tag is not None and tbaa.access_type_name(tag) in INTEGER_TYPE_NAMES
 
 
 def _wide_int(t: Type) -> bool:
