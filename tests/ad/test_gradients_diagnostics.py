@@ -39,6 +39,7 @@ CASES = {
     "enzyme_error_estimate_builtin": Case(DIAG / "enzyme_error_estimate_builtin.c",
                                           ("'__enzyme_error_estimate'", "not supported")),
     "enzyme_plugin_attribute": Case(DIAG / "enzyme_plugin_attribute.c", ("'enzyme_inactive_noblock'", "not supported")),
+    "allocation_like_bad_index": Case(DIAG / "allocation_like_bad_index.c", ("__enzyme_allocation_like", "index")),
     "float_bits_arithmetic": Case(DIAG / "float_bits_arithmetic.c", ("bits", "double", "i64")),
     "const_pointer_in_dup_struct": Case(DIAG / "const_pointer_in_dup_struct.c", ("without a shadow", "enzyme_dup")),
     "allocated_tape_too_small": Case(DIAG / "allocated_tape_too_small.c", ("tape", "4 bytes", "8 bytes")),

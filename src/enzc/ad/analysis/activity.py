@@ -28,7 +28,7 @@ from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.types import ArrayType, FloatType, NamedStructType, PointerType, StructType, Type, VectorType
 from enzc.ir.values import Value
 
-from enzc.ad.analysis.allocations import ALLOCATORS, allocator_of, local_roots, pointer_sources
+from enzc.ad.analysis.allocations import allocator_of, allocator_of_function, local_roots, pointer_sources
 from enzc.ad.analysis.calls import CallKind, RuleLookup, classify, writes_memory
 from enzc.ad.analysis.indirect_targets import candidates
 from enzc.ad.analysis.globals_shadow import shadow_of_global, shadowed_constants
@@ -395,7 +395,7 @@ def _may_reach_allocator(module: Module | None, call: CallBase) -> bool:
     `void *(*alloc)(size_t) = malloc`)."""
     if call.called_function is not None or module is None:
         return False
-    return any((fn.name or "") in ALLOCATORS for fn in candidates(module, call)[1])
+    return any(allocator_of_function(fn) is not None for fn in candidates(module, call)[1])
 
 
 def _backward(act: Activity, insts: list[Instruction]) -> None:
