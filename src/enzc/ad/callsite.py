@@ -76,6 +76,8 @@ PRIMAL_RETURN = "enzyme_primal_return"
 forward: `{result, tangent}`)."""
 
 MODIFIERS = ("enzyme_nocache",)
+RUNTIME_ACTIVITY = "enzyme_runtime_activity"
+"""Enzyme's runtime activity for this call, accepted before any argument or at the end."""
 """Markers that qualify the next one (or the default class): ignored, enzc needs no
 promise that the memory is not changed between the split halves."""
 
@@ -133,6 +135,8 @@ class CallSiteLowering:
         self.marker_constants = _marker_constants(module)
         self.marker_uses: list[Instruction] = []
         self.auto_shadows: list[GlobalVariable] = []
+        self.runtime_activity = False
+        """`--enzc-runtime-activity`: every call as if it carried `enzyme_runtime_activity`."""
         """Shadow globals enzc made (`auto_shadows`): cleared before each derivative call starts."""
 
     # -- parsing -----------------------------------------------------------------------------
@@ -157,8 +161,11 @@ class CallSiteLowering:
         classes: list[ArgActivity] = []
         values: list[Value] = []
         pos = 0
-        return_primal, width = False, 1
-        while pos < len(args) and self._marker_name(args[pos]) in (PRIMAL_RETURN, WIDTH):
+        return_primal, width, runtime = False, 1, self.runtime_activity
+        while pos < len(args) and self._marker_name(args[pos]) in (PRIMAL_RETURN, WIDTH, RUNTIME_ACTIVITY):
+            if self._marker_name(args[pos]) == RUNTIME_ACTIVITY:
+                runtime, pos = True, pos + 1
+                continue
             if self._marker_name(args[pos]) == PRIMAL_RETURN:
                 return_primal, pos = True, pos + 1
                 continue
@@ -175,7 +182,8 @@ class CallSiteLowering:
         for i, ptype in params:
             if pos >= len(args):
                 raise self._error(call, caller, f"too few arguments for '{fn.name}': parameter {i + 1} is missing")
-            while pos < len(args) and self._marker_name(args[pos]) in MODIFIERS:
+            while pos < len(args) and self._marker_name(args[pos]) in (*MODIFIERS, RUNTIME_ACTIVITY):
+                runtime = runtime or self._marker_name(args[pos]) == RUNTIME_ACTIVITY
                 pos += 1
             if pos >= len(args):
                 raise self._error(call, caller, f"too few arguments for '{fn.name}': parameter {i + 1} is missing")
@@ -199,6 +207,8 @@ class CallSiteLowering:
                 values.append(self._convert(args[pos], ptype, call, caller, fn, i))
                 pos += 1
             classes.append(cls)
+        while pos < len(args) and self._marker_name(args[pos]) == RUNTIME_ACTIVITY:
+            runtime, pos = True, pos + 1
         split = kind in (EntryKind.AUGMENT, EntryKind.SPLIT_REVERSE)
         if pos != len(args) and not split:
             raise self._error(call, caller, f"too many arguments for '{fn.name}' "
@@ -210,7 +220,7 @@ class CallSiteLowering:
             raise self._error(call, caller, "enzyme_primal_return is for __enzyme_autodiff and __enzyme_fwddiff",
                               "__enzyme_augmentfwd returns f's result when declared to return {result, tape}")
         sig = Signature(tuple(classes), active_return, return_primal=return_primal and kind is EntryKind.REVERSE,
-                        width=width)
+                        width=width, runtime_activity=runtime)
         entry = EntryCall(call, fn, sig, values, sret, args[pos:])
         entry.return_primal = return_primal
         return entry
@@ -483,7 +493,8 @@ class CallSiteLowering:
         string, the folded value of a defined marker global), if any."""
         match v:
             case Load(ptr=GlobalVariable() as gv):
-                if gv.name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, WIDTH, *UNSUPPORTED_MARKERS,
+                if gv.name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, WIDTH, RUNTIME_ACTIVITY,
+                               *UNSUPPORTED_MARKERS,
                              *BATCH_MARKERS):
                     self.marker_uses.append(v)
                 return gv.name

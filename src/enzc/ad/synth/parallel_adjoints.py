@@ -63,11 +63,12 @@ def _disjoint(gu: GradientUtils) -> IterationDisjoint:
 
 
 def accumulate_shadow(gu: GradientUtils, load: Instruction, shadow: Value, ty: Type, delta: Value,
-                      align: int | None) -> None:
-    """`*shadow += delta` for the reverse of `load`, atomic where threads may meet."""
+                      align: int | None, private: bool = True) -> None:
+    """`*shadow += delta` for the reverse of `load`, atomic where threads may meet
+    (`private`: through a per-thread sum when the address allows, see below)."""
     if not needs_atomic(gu, load):
         gu.accumulate(shadow, ty, delta, align)
-    elif _privately_summed(gu, load, ty):
+    elif private and _privately_summed(gu, load, ty):
         gu.accumulate(private_sum(gu, load.operand(0), ty), ty, delta)
     else:
         atomic_accumulate(gu, shadow, ty, delta, align)

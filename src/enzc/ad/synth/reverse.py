@@ -16,7 +16,7 @@ from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import Alloca, CallBase, Instruction, Load, Store
 from enzc.ir.libc import declare
 from enzc.ir.module import Function, GlobalVariable
-from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, IntType, PointerType, VectorType
+from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, InlineAsm, Use, Value
 
 from enzc.ad.analysis.activity import carries_float
@@ -40,6 +40,7 @@ from enzc.ad.synth.gradient_utils import GradientUtils, derived_from_null
 from enzc.ad.synth.mpi_calls import reverse_mpi
 from enzc.ad.synth.parallel_adjoints import accumulate_shadow, reverse_atomic
 from enzc.ad.synth.parallel_region import reverse_fork
+from enzc.ad.analysis.runtime_activity import inactive_at_run_time, masked_length, masked_read, write_target
 from enzc.ad.typeanalysis.typetree import Kind
 
 Handler = Callable[[GradientUtils, Instruction], None]
@@ -242,7 +243,9 @@ def _load(gu: GradientUtils, inst: Instruction) -> None:
         return  # a pointer load: its shadow is loaded in the forward pass
     d = gu.take_adjoint(inst)
     shadow = gu.lookup(gu.shadow(inst.ptr))
-    accumulate_shadow(gu, inst, shadow, inst.type, d, inst.align)
+    inactive = inactive_at_run_time(gu, gu.b, shadow, fwd(gu, inst.ptr))
+    target = write_target(gu, gu.b, inactive, shadow, inst.type)
+    accumulate_shadow(gu, inst, target, inst.type, d, inst.align, private=inactive is None)
 
 
 def _store(gu: GradientUtils, inst: Instruction) -> None:
@@ -254,9 +257,11 @@ def _store(gu: GradientUtils, inst: Instruction) -> None:
         return
     b = gu.b
     shadow = gu.lookup(gu.shadow(inst.ptr))
-    old = b.load(value.type, shadow, "d.mem", align=inst.align)
-    b.store(b.const_zero(value.type), shadow, align=inst.align)
-    gu.add_adjoint(value, old)
+    inactive = inactive_at_run_time(gu, b, shadow, fwd(gu, inst.ptr))
+    target = write_target(gu, b, inactive, shadow, value.type)
+    old = b.load(value.type, target, "d.mem", align=inst.align)
+    b.store(b.const_zero(value.type), target, align=inst.align)
+    gu.add_adjoint(value, masked_read(b, inactive, old))
 
 
 def check_store_forward(gu: GradientUtils, inst: Store) -> None:
@@ -269,7 +274,7 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
         nv = gu.new_value(inst)
         b = IRBuilder()
         b.position_after(nv)  # type: ignore[arg-type]
-        b.store(sv, sp, align=inst.align)
+        _store_shadow_pointer(gu, b, sv, sp, ptr, value.type, inst.align)
         return
     if isinstance(value.type, PointerType) and act.has_shadow(ptr) and not act.has_shadow(value):
         check_unshadowed_pointer_store(gu, inst)
@@ -287,6 +292,14 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
                              "(not a local variable, heap block or enzyme_dup argument it can follow)",
                        "pass that memory as an argument with enzyme_dup, or keep the value local")
     # Integer stores of floating data were given their real type or rejected by `intfloat`.
+
+
+def _store_shadow_pointer(gu: GradientUtils, b: IRBuilder, shadow_value: Value, shadow_ptr: Value, ptr: Value,
+                          ty: Type, align: int | None) -> None:
+    """Forward pass: `*shadow_ptr = shadow_value` (under runtime activity not into the
+    primal memory when `shadow_ptr` is `ptr`'s own)."""
+    inactive = inactive_at_run_time(gu, b, shadow_ptr, gu.new_value(ptr))
+    b.store(shadow_value, write_target(gu, b, inactive, shadow_ptr, ty), align=align)
 
 
 def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
@@ -309,6 +322,11 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
         b = IRBuilder()
         b.position_after(gu.new_value(inst))  # type: ignore[arg-type]
         b.store(gu.shadow(value), gu.shadow(inst.ptr), align=inst.align)
+        return
+    if gu.runtime_activity:  # the primal pointer as its own shadow: "inactive", checked where it is used
+        b = IRBuilder()
+        b.position_after(gu.new_value(inst))  # type: ignore[arg-type]
+        _store_shadow_pointer(gu, b, gu.new_value(value), gu.shadow(inst.ptr), inst.ptr, value.type, inst.align)
         return
     target = underlying_object(inst.ptr)
     if isinstance(target, Alloca) and not _passed_to_active_call(gu, target):
@@ -427,7 +445,11 @@ def _length(gu: GradientUtils, length: Value) -> Value:
 
 def _zero_shadow(gu: GradientUtils, dst: Value, length: Value) -> None:
     """The reverse of overwriting memory with inactive data: its adjoint is dropped."""
-    gu.b.call(declare(gu.module, "llvm.memset.p0.i64"), [gu.lookup(gu.shadow(dst)), ConstantInt(I8, 0), _length(gu, length), ConstantInt(I1, 0)])
+    b = gu.b
+    shadow = gu.lookup(gu.shadow(dst))
+    inactive = inactive_at_run_time(gu, b, shadow, fwd(gu, dst))
+    n = masked_length(b, inactive, _length(gu, length))
+    b.call(declare(gu.module, "llvm.memset.p0.i64"), [shadow, ConstantInt(I8, 0), n, ConstantInt(I1, 0)])
 
 
 def _unknown_call(gu: GradientUtils, inst: CallBase, name: str | None) -> None:
