@@ -33,6 +33,8 @@ class GradientState(Protocol):
     layout: DataLayout
     original: Function
     """The private copy of the function being differentiated."""
+    new: Function
+    """The derivative function being built."""
     activity: Activity
     loops: LoopInfo
     """Loops of the original."""

@@ -22,7 +22,7 @@ a fresh allocation (a shadow alloca or malloc never equals its primal).
 from __future__ import annotations
 
 from enzc.ir.builder import IRBuilder
-from enzc.ir.types import I64, Type
+from enzc.ir.types import Type
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.gradient_state import GradientState
@@ -78,6 +78,3 @@ def scratch(gu: GradientState, ty: Type) -> Value:
         slots[ty] = slot
     return slot
 
-
-def byte_count(b: IRBuilder, n: Value) -> Value:
-    return n if n.type == I64 else b.zext(n, I64, "n")
