@@ -30,12 +30,15 @@ from enzc.ad.analysis.gradient_state import GradientState
 SCRATCH_ALIGN = 16
 
 
-def inactive_at_run_time(gu: GradientState, b: IRBuilder, shadow: Value, primal: Value) -> Value | None:
-    """`shadow == primal` at `b`'s position (both values valid there), or None when
-    the derivative is not built with runtime activity."""
+def inactive_at_run_time(gu: GradientState, b: IRBuilder, shadow: Value, ptr: Value,
+                         reverse: bool = False) -> Value | None:
+    """`shadow == ptr` at `b`'s position, `shadow` being the shadow of original pointer
+    `ptr` valid there (`reverse`: in the reverse pass, where `ptr` is looked up), or
+    None (and no code) when the derivative is not built with runtime activity."""
     if not gu.runtime_activity:
         return None
-    return b.icmp("eq", shadow, primal, "rt.inactive")
+    primal = gu.new_value(ptr)
+    return b.icmp("eq", shadow, gu.lookup(primal) if reverse else primal, "rt.inactive")
 
 
 def write_target(gu: GradientState, b: IRBuilder, inactive: Value | None, shadow: Value, ty: Type) -> Value:

@@ -44,8 +44,8 @@ def memcpy_adjoint(gu: GradientState, call: CallBase) -> None:
     if n.type != I64:
         n = gu.b.zext(n, I64, "n")
     b = gu.b
-    dst_inactive = inactive_at_run_time(gu, b, d_dst, gu.lookup(gu.new_value(call.args[0])))
-    src_inactive = inactive_at_run_time(gu, b, d_src, gu.lookup(gu.new_value(call.args[1])))
+    dst_inactive = inactive_at_run_time(gu, b, d_dst, call.args[0], reverse=True)
+    src_inactive = inactive_at_run_time(gu, b, d_src, call.args[1], reverse=True)
     if dst_inactive is None or src_inactive is None:
         emit_layout_adjoint(gu, layout, d_dst, d_src, n)
         return

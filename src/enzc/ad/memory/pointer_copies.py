@@ -39,7 +39,7 @@ def copy_pointer_shadows(gu: GradientState, call: CallBase) -> None:
     d_dst, d_src = gu.shadow(dst), gu.shadow(src)
     b = IRBuilder()
     b.position_after(gu.new_value(call))  # type: ignore[arg-type]
-    inactive = inactive_at_run_time(gu, b, d_dst, gu.new_value(dst))  # runtime activity: not into the primal
+    inactive = inactive_at_run_time(gu, b, d_dst, dst)  # runtime activity: not into the primal
     if not layout.float_segments():
         n = masked_length(b, inactive, _bytes(b, gu.new_value(call.args[2])))
         _move(gu, b, d_dst, d_src, n)  # nothing in it accumulates

@@ -162,9 +162,10 @@ class _Env:
         if name not in self._inactive:
             i = self.blas.arg_index(name)
             arg = self.call.args[i] if i is not None else None
-            self._inactive[name] = None if arg is None or not isinstance(arg.type, PointerType) \
+            self._inactive[name] = None if not self.gu.runtime_activity or arg is None \
+                or not isinstance(arg.type, PointerType) \
                 or not self.gu.activity.has_shadow(arg) \
-                else inactive_at_run_time(self.gu, self.b, self.shadow(name), self._fwd(arg))
+                else inactive_at_run_time(self.gu, self.b, self.shadow(name), arg, reverse=True)
         return self._inactive[name]
 
     def continued_in(self, block: BasicBlock) -> None:

@@ -209,7 +209,7 @@ class _Tangents:
             return
         shadow = gu.shadow(inst.ptr)
         self.b.position_after(self.new(inst))  # type: ignore[arg-type]
-        inactive = inactive_at_run_time(gu, self.b, shadow, self.new(inst.ptr))
+        inactive = inactive_at_run_time(gu, self.b, shadow, inst.ptr)
         target = write_target(gu, self.b, inactive, shadow, inst.value.type)
         self.b.store(self.tangent(inst.value), target, align=inst.align)
 
@@ -221,7 +221,7 @@ class _Tangents:
         self.b.position_after(self.new(inst))  # type: ignore[arg-type]
         d = self.tangent(inst.value)
         shadow = self.gu.shadow(inst.ptr)
-        inactive = inactive_at_run_time(self.gu, self.b, shadow, self.new(inst.ptr))
+        inactive = inactive_at_run_time(self.gu, self.b, shadow, inst.ptr)
         target = write_target(self.gu, self.b, inactive, shadow, inst.type)
         old = self.b.atomic_rmw(inst.operation, target, d, inst.ordering, "d.old", inst.align)
         if self.active(inst):
@@ -296,7 +296,7 @@ class _Tangents:
         if n.type != I64:
             n = self.b.zext(n, I64, "n")
         shadow = self.gu.shadow(dst)
-        n = masked_length(self.b, either(self.b, inactive_at_run_time(self.gu, self.b, shadow, self.new(dst)), skip), n)
+        n = masked_length(self.b, either(self.b, inactive_at_run_time(self.gu, self.b, shadow, dst), skip), n)
         self.b.call(memset, [shadow, ConstantInt(I8, 0), n, ConstantInt(I1, 0)])
 
     def _memcpy(self, call: CallBase) -> None:
@@ -314,8 +314,8 @@ class _Tangents:
         nc = self.new(call)
         assert isinstance(nc, CallBase)
         d_dst, d_src = gu.shadow(dst), gu.shadow(src)
-        dst_inactive = inactive_at_run_time(gu, self.b, d_dst, self.new(dst))
-        src_inactive = inactive_at_run_time(gu, self.b, d_src, self.new(src))
+        dst_inactive = inactive_at_run_time(gu, self.b, d_dst, dst)
+        src_inactive = inactive_at_run_time(gu, self.b, d_src, src)
         n, *rest = [self.new(a) for a in call.args[2:]]
         self.b.call(nc.callee, [d_dst, d_src, masked_length(self.b, either(self.b, dst_inactive, src_inactive), n),
                                 *rest], fn_type=nc.function_type)
@@ -332,7 +332,7 @@ class _Tangents:
         nc = self.new(call)
         assert isinstance(nc, CallBase)
         shadow = gu.shadow(call.args[0])
-        inactive = inactive_at_run_time(gu, self.b, shadow, self.new(call.args[0]))
+        inactive = inactive_at_run_time(gu, self.b, shadow, call.args[0])
         if inactive is not None:  # the primal's own block: freed by the primal call already
             shadow = self.b.select(inactive, self.b.const_null(shadow.type), shadow, "rt.free")
         self.b.call(nc.callee, [shadow, *[self.new(a) for a in call.args[1:]]], fn_type=nc.function_type)
@@ -628,7 +628,7 @@ def _load(fw: _Tangents, inst: Instruction) -> Value | None:
     shadow = fw.gu.shadow(inst.ptr)
     fw.b.position_after(fw.new(inst))  # type: ignore[arg-type]
     d = fw.b.load(inst.type, shadow, "d." + fw.gu.label(inst), align=inst.align)
-    return masked_read(fw.b, inactive_at_run_time(fw.gu, fw.b, shadow, fw.new(inst.ptr)), d)
+    return masked_read(fw.b, inactive_at_run_time(fw.gu, fw.b, shadow, inst.ptr), d)
 
 
 _HANDLERS = {

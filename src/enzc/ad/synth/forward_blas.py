@@ -110,9 +110,10 @@ class _Env:
             i = self.blas.arg_index(name)
             arg = self.call.args[i] if i is not None else None
             gu = self.fw.gu
-            self._inactive[name] = None if arg is None or not isinstance(arg.type, PointerType) \
+            self._inactive[name] = None if not gu.runtime_activity or arg is None \
+                or not isinstance(arg.type, PointerType) \
                 or not gu.activity.has_shadow(arg) \
-                else inactive_at_run_time(gu, self.b, self.shadow(name), self.fw.new(arg))
+                else inactive_at_run_time(gu, self.b, self.shadow(name), arg)
         return self._inactive[name]
 
     def continued_in(self, block: BasicBlock) -> None:

@@ -160,7 +160,7 @@ def reverse_atomic(gu: GradientUtils, inst: Instruction) -> None:
         return
     b = gu.b
     shadow = gu.lookup(gu.shadow(inst.ptr))
-    inactive = inactive_at_run_time(gu, b, shadow, gu.lookup(gu.new_value(inst.ptr)))
+    inactive = inactive_at_run_time(gu, b, shadow, inst.ptr, reverse=True)
     shadow = write_target(gu, b, inactive, shadow, inst.type)
     if gu.has_adjoint(inst.value):
         seen = masked_read(b, inactive, b.load(inst.type, shadow, "d.atomic", align=inst.align))

@@ -243,7 +243,7 @@ def _load(gu: GradientUtils, inst: Instruction) -> None:
         return  # a pointer load: its shadow is loaded in the forward pass
     d = gu.take_adjoint(inst)
     shadow = gu.lookup(gu.shadow(inst.ptr))
-    inactive = inactive_at_run_time(gu, gu.b, shadow, fwd(gu, inst.ptr))
+    inactive = inactive_at_run_time(gu, gu.b, shadow, inst.ptr, reverse=True)
     target = write_target(gu, gu.b, inactive, shadow, inst.type)
     accumulate_shadow(gu, inst, target, inst.type, d, inst.align, private=inactive is None)
 
@@ -257,7 +257,7 @@ def _store(gu: GradientUtils, inst: Instruction) -> None:
         return
     b = gu.b
     shadow = gu.lookup(gu.shadow(inst.ptr))
-    inactive = inactive_at_run_time(gu, b, shadow, fwd(gu, inst.ptr))
+    inactive = inactive_at_run_time(gu, b, shadow, inst.ptr, reverse=True)
     target = write_target(gu, b, inactive, shadow, value.type)
     old = b.load(value.type, target, "d.mem", align=inst.align)
     b.store(b.const_zero(value.type), target, align=inst.align)
@@ -298,7 +298,7 @@ def _store_shadow_pointer(gu: GradientUtils, b: IRBuilder, shadow_value: Value, 
                           ty: Type, align: int | None) -> None:
     """Forward pass: `*shadow_ptr = shadow_value` (under runtime activity not into the
     primal memory when `shadow_ptr` is `ptr`'s own)."""
-    inactive = inactive_at_run_time(gu, b, shadow_ptr, gu.new_value(ptr))
+    inactive = inactive_at_run_time(gu, b, shadow_ptr, ptr)
     b.store(shadow_value, write_target(gu, b, inactive, shadow_ptr, ty), align=align)
 
 
@@ -447,7 +447,7 @@ def _zero_shadow(gu: GradientUtils, dst: Value, length: Value) -> None:
     """The reverse of overwriting memory with inactive data: its adjoint is dropped."""
     b = gu.b
     shadow = gu.lookup(gu.shadow(dst))
-    inactive = inactive_at_run_time(gu, b, shadow, fwd(gu, dst))
+    inactive = inactive_at_run_time(gu, b, shadow, dst, reverse=True)
     n = masked_length(b, inactive, _length(gu, length))
     b.call(declare(gu.module, "llvm.memset.p0.i64"), [shadow, ConstantInt(I8, 0), n, ConstantInt(I1, 0)])
 
