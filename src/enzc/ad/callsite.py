@@ -76,10 +76,12 @@ PRIMAL_RETURN = "enzyme_primal_return"
 forward: `{result, tangent}`)."""
 
 MODIFIERS = ("enzyme_nocache",)
-RUNTIME_ACTIVITY = "enzyme_runtime_activity"
-"""Enzyme's runtime activity for this call, accepted before any argument or at the end."""
 """Markers that qualify the next one (or the default class): ignored, enzc needs no
 promise that the memory is not changed between the split halves."""
+
+RUNTIME_ACTIVITY = "enzyme_runtime_activity"
+"""Runtime activity for this call (`Signature.runtime_activity`): accepted before any
+argument and after the last, as Enzyme reads it anywhere."""
 
 TAPE_MARKERS = ("enzyme_allocated", "enzyme_tape")
 """Split mode, after the arguments: `enzyme_allocated, bytes` and `enzyme_tape, buffer`
@@ -135,9 +137,9 @@ class CallSiteLowering:
         self.marker_constants = _marker_constants(module)
         self.marker_uses: list[Instruction] = []
         self.auto_shadows: list[GlobalVariable] = []
+        """Shadow globals enzc made (`auto_shadows`): cleared before each derivative call starts."""
         self.runtime_activity = False
         """`--enzc-runtime-activity`: every call as if it carried `enzyme_runtime_activity`."""
-        """Shadow globals enzc made (`auto_shadows`): cleared before each derivative call starts."""
 
     # -- parsing -----------------------------------------------------------------------------
     def parse(self, call: CallBase, caller: Function, kind: EntryKind = EntryKind.REVERSE) -> EntryCall:
@@ -494,8 +496,7 @@ class CallSiteLowering:
         match v:
             case Load(ptr=GlobalVariable() as gv):
                 if gv.name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, WIDTH, RUNTIME_ACTIVITY,
-                               *UNSUPPORTED_MARKERS,
-                             *BATCH_MARKERS):
+                               *UNSUPPORTED_MARKERS, *BATCH_MARKERS):
                     self.marker_uses.append(v)
                 return gv.name
             case GlobalVariable():

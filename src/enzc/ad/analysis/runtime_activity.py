@@ -49,6 +49,13 @@ def write_target(gu: GradientState, b: IRBuilder, inactive: Value | None, shadow
     return b.select(inactive, scratch(gu, ty), shadow, "rt.target")
 
 
+def checked_write(gu: GradientState, b: IRBuilder, shadow: Value, ptr: Value, ty: Type,
+                  reverse: bool = False) -> tuple[Value, Value | None]:
+    """`write_target` of `ptr`'s shadow for a `ty`, and the run-time flag it checked."""
+    inactive = inactive_at_run_time(gu, b, shadow, ptr, reverse)
+    return write_target(gu, b, inactive, shadow, ty), inactive
+
+
 def masked_read(b: IRBuilder, inactive: Value | None, value: Value) -> Value:
     """`value` read from shadow memory, or zero when that memory is the primal's."""
     if inactive is None:

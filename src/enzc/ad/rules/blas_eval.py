@@ -17,13 +17,13 @@ from enzc.ir.module import BasicBlock, Module
 from enzc.ir.types import I1, I32, I64, FloatType, IntType
 from enzc.ir.values import ConstantInt, Value, const_fp
 
+from enzc.ad.analysis.runtime_activity import either, masked_read
 from enzc.ad.diagnostics import ADError
 from enzc.ad.rules import blas_helpers
 from enzc.ad.rules.blas_calls import Array, Choice, FlagLiteral, Known, Literal, Operand, coerce, emit_call
 from enzc.ad.rules.blas_calls import flag_is_first, transposed
 from enzc.ad.rules.blas_dsl import Apply, BinOp, Expr, Flag, Item, Name, Number, Statement, derivatives_named
 from enzc.ad.rules.blas_dsl import parse_expr
-from enzc.ad.analysis.runtime_activity import either, masked_read
 from enzc.ad.typeanalysis.blas_abi import FLAG_CODES, ROUTINES, BlasCallee
 
 

@@ -32,13 +32,13 @@ from enzc.ir.values import Value
 
 from enzc.ad.analysis.calls import CallKind, classify
 from enzc.ad.analysis.gradient_state import GradientState
+from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.diagnostics import ADError
 from enzc.ad.rules.blas_calls import Array, Known
 from enzc.ad.rules.blas_dsl import derivatives_named, primals_named
 from enzc.ad.rules.blas_eval import Evaluator, copy_array
 from enzc.ad.rules.blas_rules import RULES, BlasRule
 from enzc.ad.rules.table import has_rule
-from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.typeanalysis.blas_abi import BlasCallee, blas_callee
 
 

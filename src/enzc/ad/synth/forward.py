@@ -39,6 +39,7 @@ from enzc.ad.analysis.annotations import forward_derivative_of
 from enzc.ad.analysis.calls import CallKind, callee_name, classify
 from enzc.ad.analysis.mpi import float_transfer
 from enzc.ad.analysis.openmp import is_fork
+from enzc.ad.analysis.runtime_activity import checked_write, either, inactive_at_run_time, masked_length, masked_read
 from enzc.ad.memory.fnptr import function_of_pointer, reachable_definitions
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
@@ -50,7 +51,6 @@ from enzc.ad.synth.mpi_requests import is_wait
 from enzc.ad.synth.parallel_adjoints import check_atomic_forward
 from enzc.ad.synth.parallel_region import forward_mode_fork
 from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward
-from enzc.ad.analysis.runtime_activity import either, inactive_at_run_time, masked_length, masked_read, write_target
 from enzc.ad.synth.signature import Derivatives, Signature, derived_params
 
 
@@ -209,8 +209,7 @@ class _Tangents:
             return
         shadow = gu.shadow(inst.ptr)
         self.b.position_after(self.new(inst))  # type: ignore[arg-type]
-        inactive = inactive_at_run_time(gu, self.b, shadow, inst.ptr)
-        target = write_target(gu, self.b, inactive, shadow, inst.value.type)
+        target, _ = checked_write(gu, self.b, shadow, inst.ptr, inst.value.type)
         self.b.store(self.tangent(inst.value), target, align=inst.align)
 
     def _atomic(self, inst: AtomicRMW) -> None:
@@ -221,8 +220,7 @@ class _Tangents:
         self.b.position_after(self.new(inst))  # type: ignore[arg-type]
         d = self.tangent(inst.value)
         shadow = self.gu.shadow(inst.ptr)
-        inactive = inactive_at_run_time(self.gu, self.b, shadow, inst.ptr)
-        target = write_target(self.gu, self.b, inactive, shadow, inst.type)
+        target, inactive = checked_write(self.gu, self.b, shadow, inst.ptr, inst.type)
         old = self.b.atomic_rmw(inst.operation, target, d, inst.ordering, "d.old", inst.align)
         if self.active(inst):
             self.t[inst] = masked_read(self.b, inactive, old)
@@ -320,7 +318,7 @@ class _Tangents:
         self.b.call(nc.callee, [d_dst, d_src, masked_length(self.b, either(self.b, dst_inactive, src_inactive), n),
                                 *rest], fn_type=nc.function_type)
         if src_inactive is not None:  # copied from inactive memory: the destination's tangent is 0
-            self._memset_shadow(dst, call.args[2], skip=self.b.xor(src_inactive, ConstantInt(I1, 1), "rt.src.active"))
+            self._memset_shadow(dst, call.args[2], skip=self.b.not_(src_inactive, "rt.src.active"))
 
     def _free_shadow(self, call: CallBase) -> None:
         """A freed block with a shadow: free the shadow with it."""

@@ -17,12 +17,12 @@ from enzc.ir.module import BasicBlock, Module
 from enzc.ir.types import FloatType, PointerType
 from enzc.ir.values import Value
 
+from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.diagnostics import ADError
 from enzc.ad.rules.blas_calls import Array, Known
 from enzc.ad.rules.blas_eval import Evaluator
 from enzc.ad.rules.blas_reverse import check_output_shadow, load_fortran_scalars, rule_of
 from enzc.ad.synth.gradient_utils import GradientUtils
-from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.typeanalysis.blas_abi import BlasCallee
 
 

@@ -35,7 +35,7 @@ from enzc.ir.values import Value
 from enzc.ad.analysis.activity import carries_float, float_leaves
 from enzc.ad.analysis.memory_facts import is_fresh_allocation, underlying_objects
 from enzc.ad.analysis.omp_disjoint import IterationDisjoint, invariant_address
-from enzc.ad.analysis.runtime_activity import inactive_at_run_time, masked_read, write_target
+from enzc.ad.analysis.runtime_activity import checked_write, masked_read
 from enzc.ad.synth.adjoint_zero import adjoint_zero
 from enzc.ad.synth.gradient_utils import GradientUtils
 
@@ -160,8 +160,7 @@ def reverse_atomic(gu: GradientUtils, inst: Instruction) -> None:
         return
     b = gu.b
     shadow = gu.lookup(gu.shadow(inst.ptr))
-    inactive = inactive_at_run_time(gu, b, shadow, inst.ptr, reverse=True)
-    shadow = write_target(gu, b, inactive, shadow, inst.type)
+    shadow, inactive = checked_write(gu, b, shadow, inst.ptr, inst.type, reverse=True)
     if gu.has_adjoint(inst.value):
         seen = masked_read(b, inactive, b.load(inst.type, shadow, "d.atomic", align=inst.align))
         gu.add_adjoint(inst.value, seen if inst.operation == "fadd" else b.fneg(seen, "d.neg"))

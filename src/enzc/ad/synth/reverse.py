@@ -23,6 +23,7 @@ from enzc.ad.analysis.activity import carries_float
 from enzc.ad.analysis.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global
 from enzc.ad.analysis.memory_facts import into_zero_globals, underlying_object
+from enzc.ad.analysis.runtime_activity import checked_write, inactive_at_run_time, masked_length, masked_read
 from enzc.ad.analysis.uses import reaches
 from enzc.ad.memory.heap import reverse_allocation
 from enzc.ad.memory.memtypes import memcpy_adjoint
@@ -40,7 +41,6 @@ from enzc.ad.synth.gradient_utils import GradientUtils, derived_from_null
 from enzc.ad.synth.mpi_calls import reverse_mpi
 from enzc.ad.synth.parallel_adjoints import accumulate_shadow, reverse_atomic
 from enzc.ad.synth.parallel_region import reverse_fork
-from enzc.ad.analysis.runtime_activity import inactive_at_run_time, masked_length, masked_read, write_target
 from enzc.ad.typeanalysis.typetree import Kind
 
 Handler = Callable[[GradientUtils, Instruction], None]
@@ -243,8 +243,7 @@ def _load(gu: GradientUtils, inst: Instruction) -> None:
         return  # a pointer load: its shadow is loaded in the forward pass
     d = gu.take_adjoint(inst)
     shadow = gu.lookup(gu.shadow(inst.ptr))
-    inactive = inactive_at_run_time(gu, gu.b, shadow, inst.ptr, reverse=True)
-    target = write_target(gu, gu.b, inactive, shadow, inst.type)
+    target, inactive = checked_write(gu, gu.b, shadow, inst.ptr, inst.type, reverse=True)
     accumulate_shadow(gu, inst, target, inst.type, d, inst.align, private=inactive is None)
 
 
@@ -257,8 +256,7 @@ def _store(gu: GradientUtils, inst: Instruction) -> None:
         return
     b = gu.b
     shadow = gu.lookup(gu.shadow(inst.ptr))
-    inactive = inactive_at_run_time(gu, b, shadow, inst.ptr, reverse=True)
-    target = write_target(gu, b, inactive, shadow, value.type)
+    target, inactive = checked_write(gu, b, shadow, inst.ptr, value.type, reverse=True)
     old = b.load(value.type, target, "d.mem", align=inst.align)
     b.store(b.const_zero(value.type), target, align=inst.align)
     gu.add_adjoint(value, masked_read(b, inactive, old))
@@ -298,8 +296,7 @@ def _store_shadow_pointer(gu: GradientUtils, b: IRBuilder, shadow_value: Value, 
                           ty: Type, align: int | None) -> None:
     """Forward pass: `*shadow_ptr = shadow_value` (under runtime activity not into the
     primal memory when `shadow_ptr` is `ptr`'s own)."""
-    inactive = inactive_at_run_time(gu, b, shadow_ptr, ptr)
-    b.store(shadow_value, write_target(gu, b, inactive, shadow_ptr, ty), align=align)
+    b.store(shadow_value, checked_write(gu, b, shadow_ptr, ptr, ty)[0], align=align)
 
 
 def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
