@@ -39,6 +39,7 @@ from enzc.ad.analysis.annotations import forward_derivative_of
 from enzc.ad.analysis.calls import CallKind, callee_name, classify
 from enzc.ad.analysis.mpi import float_transfer
 from enzc.ad.analysis.openmp import is_fork
+from enzc.ad.analysis.runtime_activity import checked_write, either, inactive_at_run_time, masked_length, masked_read
 from enzc.ad.memory.fnptr import function_of_pointer, reachable_definitions
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
@@ -90,6 +91,7 @@ def build_forward(derivatives: Derivatives, fn: Function, fd: ForwardDerivative)
                               types=derivatives.types)
     gu.derivatives = derivatives
     gu.parallel = fd.signature.parallel
+    gu.runtime_activity = fd.signature.runtime_activity
     if width > 1 and any(isinstance(v, Constant) for v in gu.activity.shadowed):
         raise gu.error(None, "a global with a shadow (!enzyme_shadow) cannot take several tangents at once",
                        "call __enzyme_fwddiff once per direction instead of enzyme_width")
@@ -207,7 +209,8 @@ class _Tangents:
             return
         shadow = gu.shadow(inst.ptr)
         self.b.position_after(self.new(inst))  # type: ignore[arg-type]
-        self.b.store(self.tangent(inst.value), shadow, align=inst.align)
+        target, _ = checked_write(gu, self.b, shadow, inst.ptr, inst.value.type)
+        self.b.store(self.tangent(inst.value), target, align=inst.align)
 
     def _atomic(self, inst: AtomicRMW) -> None:
         """`#pragma omp atomic`: the tangent is added to the shadow atomically too."""
@@ -216,9 +219,11 @@ class _Tangents:
             return
         self.b.position_after(self.new(inst))  # type: ignore[arg-type]
         d = self.tangent(inst.value)
-        old = self.b.atomic_rmw(inst.operation, self.gu.shadow(inst.ptr), d, inst.ordering, "d.old", inst.align)
+        shadow = self.gu.shadow(inst.ptr)
+        target, inactive = checked_write(self.gu, self.b, shadow, inst.ptr, inst.type)
+        old = self.b.atomic_rmw(inst.operation, target, d, inst.ordering, "d.old", inst.align)
         if self.active(inst):
-            self.t[inst] = old
+            self.t[inst] = masked_read(self.b, inactive, old)
 
     # -- calls -------------------------------------------------------------------------------
     def _call(self, call: CallBase) -> None:
@@ -282,12 +287,15 @@ class _Tangents:
         if total is not None:
             self.t[call] = total
 
-    def _memset_shadow(self, dst: Value, length: Value) -> None:
+    def _memset_shadow(self, dst: Value, length: Value, skip: Value | None = None) -> None:
+        """Zero `dst`'s shadow over `length` bytes (not where run-time flag `skip` is true)."""
         memset = declare(self.gu.module, "llvm.memset.p0.i64")
         n = self.new(length)
         if n.type != I64:
             n = self.b.zext(n, I64, "n")
-        self.b.call(memset, [self.gu.shadow(dst), ConstantInt(I8, 0), n, ConstantInt(I1, 0)])
+        shadow = self.gu.shadow(dst)
+        n = masked_length(self.b, either(self.b, inactive_at_run_time(self.gu, self.b, shadow, dst), skip), n)
+        self.b.call(memset, [shadow, ConstantInt(I8, 0), n, ConstantInt(I1, 0)])
 
     def _memcpy(self, call: CallBase) -> None:
         gu = self.gu
@@ -303,8 +311,14 @@ class _Tangents:
             return
         nc = self.new(call)
         assert isinstance(nc, CallBase)
-        args = [gu.shadow(dst), gu.shadow(src), *[self.new(a) for a in call.args[2:]]]
-        self.b.call(nc.callee, args, fn_type=nc.function_type)
+        d_dst, d_src = gu.shadow(dst), gu.shadow(src)
+        dst_inactive = inactive_at_run_time(gu, self.b, d_dst, dst)
+        src_inactive = inactive_at_run_time(gu, self.b, d_src, src)
+        n, *rest = [self.new(a) for a in call.args[2:]]
+        self.b.call(nc.callee, [d_dst, d_src, masked_length(self.b, either(self.b, dst_inactive, src_inactive), n),
+                                *rest], fn_type=nc.function_type)
+        if src_inactive is not None:  # copied from inactive memory: the destination's tangent is 0
+            self._memset_shadow(dst, call.args[2], skip=self.b.not_(src_inactive, "rt.src.active"))
 
     def _free_shadow(self, call: CallBase) -> None:
         """A freed block with a shadow: free the shadow with it."""
@@ -315,8 +329,11 @@ class _Tangents:
         self._after(call)
         nc = self.new(call)
         assert isinstance(nc, CallBase)
-        self.b.call(nc.callee, [gu.shadow(call.args[0]), *[self.new(a) for a in call.args[1:]]],
-                    fn_type=nc.function_type)
+        shadow = gu.shadow(call.args[0])
+        inactive = inactive_at_run_time(gu, self.b, shadow, call.args[0])
+        if inactive is not None:  # the primal's own block: freed by the primal call already
+            shadow = self.b.select(inactive, self.b.const_null(shadow.type), shadow, "rt.free")
+        self.b.call(nc.callee, [shadow, *[self.new(a) for a in call.args[1:]]], fn_type=nc.function_type)
 
     def _unknown(self, call: CallBase) -> None:
         gu = self.gu
@@ -434,7 +451,8 @@ class _Tangents:
         self.enter_lane(here)
         active_return = self.active(call) or (carries_pointer(call.type) and gu.activity.has_shadow(call))
         assert gu.derivatives is not None
-        sig = Signature(tuple(classes), active_return, width=len(self.lanes), parallel=gu.parallel)
+        sig = Signature(tuple(classes), active_return, width=len(self.lanes), parallel=gu.parallel,
+                        runtime_activity=gu.runtime_activity)
         nc = self.new(call)
         assert isinstance(nc, CallBase)
         b = self.b
@@ -607,7 +625,8 @@ def _load(fw: _Tangents, inst: Instruction) -> Value | None:
         return None
     shadow = fw.gu.shadow(inst.ptr)
     fw.b.position_after(fw.new(inst))  # type: ignore[arg-type]
-    return fw.b.load(inst.type, shadow, "d." + fw.gu.label(inst), align=inst.align)
+    d = fw.b.load(inst.type, shadow, "d." + fw.gu.label(inst), align=inst.align)
+    return masked_read(fw.b, inactive_at_run_time(fw.gu, fw.b, shadow, inst.ptr), d)
 
 
 _HANDLERS = {
