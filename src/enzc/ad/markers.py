@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from enzc.ir.debuginfo import global_location
 from enzc.ir.metadata import MDTuple, MDValue, MDRef
 from enzc.ir.module import Alias, Function, GlobalVariable, Module
 from enzc.ir.values import ConstantAggregate, ConstantExpr, ConstantInt, ConstantSimple, ConstantString, GlobalValue, Value
@@ -97,8 +98,11 @@ def apply_registrations(module: Module) -> None:
             else:
                 _function_like(name, items)
         except ValueError as err:
-            raise ad_error(module, None, name, f"malformed registration '@{name}': {err}",
-                           _HINTS[kind]) from None
+            error = ad_error(module, None, name, f"malformed registration '@{name}': {err}", _HINTS[kind])
+            where = global_location(module, gv) if isinstance(gv, GlobalVariable) else None
+            if where is not None:  # clang's style: the registration's own line
+                error = type(error)(f"{where}: {error}")
+            raise error from None
 
 
 def _apply_annotations(module: Module, table: Value) -> None:

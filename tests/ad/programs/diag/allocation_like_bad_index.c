@@ -9,7 +9,7 @@ double __enzyme_autodiff(void *, ...);
 __attribute__((noinline)) void *my_alloc(size_t bytes) { return malloc(bytes); }
 __attribute__((noinline)) void my_free(void *p) { free(p); }
 
-void *__enzyme_allocation_like[4] = {(void *)my_alloc, (void *)3, (void *)"-1", (void *)my_free};
+void *__enzyme_allocation_like[4] = {(void *)my_alloc, (void *)3, (void *)"-1", (void *)my_free}; /* DIAG-LINE */
 
 double f(double x) {
     double *m = my_alloc(sizeof *m);
