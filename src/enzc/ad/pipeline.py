@@ -29,7 +29,7 @@ OTHER_MODES = ("__enzyme_fwdsplit",)
 """Entry points of later issues: a clear error until they are implemented."""
 
 OTHER_BUILTINS = ("__enzyme_context", "__enzyme_shadow", "__enzyme_todense",
-                  "__enzyme_truncate_mem_func", "__enzyme_truncate_op_func", "__enzyme_error_estimate")
+                  "__enzyme_truncate_mem_func", "__enzyme_truncate_op_func")
 """Other Enzyme runtime builtins: without this error they would only fail at link time."""
 
 
@@ -76,7 +76,8 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
                 count += 1
             elif callee is not None and (builtin := _unsupported_builtin(callee.name or "")):
                 raise ad_error(module, inst, caller.name or "?",
-                               f"'{builtin}' is not supported yet (enzc has __enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd/__enzyme_reverse)")
+                               f"'{builtin}' is not supported yet (enzc has __enzyme_autodiff, __enzyme_fwddiff, "
+                               "__enzyme_augmentfwd/__enzyme_reverse, __enzyme_error_estimate)")
         derivatives.types.forget(caller)  # its entry calls are calls of derivatives now
     lowering.remove_markers()
     count += _settle_iteration_counts(module)

@@ -44,6 +44,7 @@ from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.derived import start_derived
 from enzc.ad.synth.forward_blas import forward_blas
+from enzc.ad.synth.forward_error import ARITHMETIC, arithmetic_error, reject_in_error_mode, rule_call_error
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.mpi_calls import check_mpi, forward_mpi, is_mpi
 from enzc.ad.synth.mpi_requests import is_wait
@@ -76,7 +77,7 @@ def forward_type(fn: Function, sig: Signature) -> tuple[FunctionType, bool]:
 
 def declare_forward(module: Module, fn: Function, sig: Signature) -> ForwardDerivative:
     ftype, pair = forward_type(fn, sig)
-    g = module.add_function(f"fwddiffe_{fn.name}", ftype)
+    g = module.add_function(f"{'fwderror' if sig.error else 'fwddiffe'}_{fn.name}", ftype)
     g.linkage.words = ["internal"]
     g.header_suffix = [w for w in fn.header_suffix if w.startswith("personality")]
     return ForwardDerivative(g, sig, pair)
@@ -119,6 +120,8 @@ class _Tangents:
         self.calls_done: set[int] = set()
         """Calls to defined functions: one call serves every lane."""
         self.b = IRBuilder()
+        self.error = fd.signature.error
+        """Error estimates instead of tangents (`forward_error`)."""
 
     @property
     def t(self) -> dict[Value, Value]:
@@ -171,6 +174,8 @@ class _Tangents:
 
     def visit(self, inst: Instruction) -> None:
         gu = self.gu
+        if self.error:
+            reject_in_error_mode(gu, inst)
         if isinstance(inst, Phi):
             if self.active(inst):
                 self.b.position_after_phis(gu.new_block_of(inst.parent))  # type: ignore[arg-type]
@@ -189,7 +194,7 @@ class _Tangents:
             return
         if not self.active(inst):
             return
-        handler = _HANDLERS.get(inst.opcode)
+        handler = arithmetic_error if self.error and inst.opcode in ARITHMETIC else _HANDLERS.get(inst.opcode)
         if handler is None:
             raise gu.error(inst, f"cannot differentiate the instruction '{inst.opcode}' on active values "
                                  "in forward mode",
@@ -272,6 +277,9 @@ class _Tangents:
                                 "use reverse mode (__enzyme_autodiff), or write the real and imaginary parts")
         self._after(call)
         env = _ForwardEnv(self, call)
+        if self.error:
+            self.t[call] = rule_call_error(self, call, rule, env)
+            return
         total: Value | None = None
         for i, arg in enumerate(call.args):
             tree = rule.partial(i)
@@ -434,7 +442,7 @@ class _Tangents:
         self.enter_lane(here)
         active_return = self.active(call) or (carries_pointer(call.type) and gu.activity.has_shadow(call))
         assert gu.derivatives is not None
-        sig = Signature(tuple(classes), active_return, width=len(self.lanes), parallel=gu.parallel)
+        sig = Signature(tuple(classes), active_return, width=len(self.lanes), parallel=gu.parallel, error=self.error)
         nc = self.new(call)
         assert isinstance(nc, CallBase)
         b = self.b

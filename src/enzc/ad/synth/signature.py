@@ -5,6 +5,7 @@ and what the derivative of a caller records about a call to one.
     augmented_f(the same)                                  -> tape / {tape, r} / {tape, r, r'}
     reverse_f(the same, [d_r], tape)                       -> the out adjoints
     fwddiffe_f(args, `width` tangents after each dup one)  -> r / {r, tangent(s)}
+    fwderror_f(args, an error after each dup one)          -> r / {r, error}
 
 `Derivatives` is what code building one derivative may ask of the set of all of them
 (`derivatives.DerivativeCache`): the derived functions of the callees it meets.
@@ -45,6 +46,9 @@ class Signature:
     parallel: bool = False
     """Run by every thread of an OpenMP team (an outlined parallel region and what
     it calls): adjoints go into shared memory atomically (`parallel_adjoints`)."""
+    error: bool = False
+    """Forward mode carrying error estimates instead of tangents
+    (`__enzyme_error_estimate`, `forward_error`)."""
 
     def text(self) -> str:
         ret = "active" if self.active_return else "inactive"
