@@ -345,6 +345,10 @@ class _Tangents:
             raise gu.error(call, "cannot differentiate inline assembly that may be active",
                            "write the computation in C (a builtin or a plain expression), or put the asm in "
                            "a function of its own with a custom derivative (__enzyme_register_gradient_NAME)")
+        if self.error:
+            raise gu.error(call, f"no error estimate for the call to external function '{name}' (no body, no rule)",
+                           "compile its body with enzcc, or mark it inactive (__enzyme_inactivefn) to take its "
+                           "result as exact")
         raise gu.error(call, f"cannot differentiate call to external function '{name}' in forward mode",
                        library_hint(name) or HINT_CUSTOM.format(name=name))
 
