@@ -39,6 +39,8 @@ CASES = {
     "errest_unknown_call": Case(DIAG / "errest_unknown_call.c", ("opaque_model", "error estimate")),
     "errest_custom_forward": Case(DIAG / "errest_custom_forward.c", ("smooth", "forward derivative", "tangent")),
     "errest_width": Case(DIAG / "errest_width.c", ("enzyme_width",)),
+    "fwdsplit_tape": Case(DIAG / "fwdsplit_tape.c", ("__enzyme_fwdsplit", "tape", "__enzyme_augmentfwd")),
+    "fwdsplit_memory": Case(DIAG / "fwdsplit_memory.c", ("__enzyme_fwdsplit", "scale_in_place", "memory")),
     "enzyme_plugin_attribute": Case(DIAG / "enzyme_plugin_attribute.c", ("'enzyme_inactive_noblock'", "not supported")),
     "float_bits_to_call": Case(DIAG / "float_bits_to_call.c", ("bits", "double", "i64")),
     "const_pointer_in_dup_struct": Case(DIAG / "const_pointer_in_dup_struct.c", ("without a shadow", "enzyme_dup")),
