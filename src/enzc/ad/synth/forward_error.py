@@ -35,7 +35,7 @@ from typing import Protocol
 
 from enzc.ir.builder import IRBuilder, get_or_insert_function
 from enzc.ir.instructions import AtomicRMW, CallBase, Instruction
-from enzc.ir.module import Function
+from enzc.ir.module import Function, Module
 from enzc.ir.types import DOUBLE, I8, PTR, VOID, ArrayType, FloatType, FunctionType, IntType, Type, VectorType
 from enzc.ir.values import ConstantInt, ConstantSplat, ConstantString, Value
 
@@ -92,12 +92,15 @@ def reject_in_error_mode(gu: GradientUtils, inst: Instruction) -> None:
     name = callee_name(inst) or "an indirect callee"
     if is_fork(inst):
         raise unsupported(gu, inst, "an OpenMP parallel region")
-    if active and is_mpi(inst):
+    if is_mpi(inst) and active:
         raise unsupported(gu, inst, f"the MPI call '{name}'")
-    if active and forward_derivative_of(gu.module, inst.called_function) is not None:
-        raise unsupported(gu, inst, f"'{name}', which has a user forward derivative (a tangent, not an "
-                                    "error estimate)")
-    if active and classify(inst, has_rule) is CallKind.BLAS:
+    if not active:
+        return
+    kind = classify(inst, has_rule)
+    if kind is CallKind.CUSTOM or forward_derivative_of(gu.module, inst.called_function) is not None:
+        raise unsupported(gu, inst, f"'{name}', which has a user derivative (registered derivatives compute "
+                                    "tangents or adjoints, not error estimates)")
+    if kind is CallKind.BLAS:
         raise unsupported(gu, inst, f"the BLAS call '{name}'")
 
 
@@ -155,7 +158,7 @@ def _fabs(fw: Errors, v: Value) -> Value:
     return fw.b.call(intrinsic(fw.gu.module, "fabs", v.type, []), [v], "err.abs")
 
 
-def ulp(b: IRBuilder, module, r: Value) -> Value:
+def ulp(b: IRBuilder, module: Module, r: Value) -> Value:
     """`|r - r'|`, `r'` being r with the lowest bit of its significand flipped."""
     scalar = r.type.scalar
     assert isinstance(scalar, FloatType)
