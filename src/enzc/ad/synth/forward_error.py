@@ -5,7 +5,7 @@ floating-point value is an error estimate instead of a tangent. Each rounding
 operation `r = op(x_1, ..., x_n)` (`fadd fsub fmul fdiv frem fneg`, and calls with a
 rule in the rule table: libm, intrinsics) gives its result the error
 
-    err(r) = maxnum(ulp(r), sum_i |dr/dx_i * (err(x_i) * x_i / r)|)
+    err(r) = max(ulp(r), sum_i |dr/dx_i * (err(x_i) * x_i / r)|)
 
 over the operands with an error: the atomic condition numbers of Yi et al.,
 "Detecting floating-point errors via atomic conditions" (POPL 2020), as Enzyme
@@ -17,8 +17,14 @@ significand bit is flipped: one unit in the last place of `r` in its own type
 absolute floor, as in Enzyme. Everything else moves errors as forward mode moves
 tangents: loads and stores through shadows, phis, selects, aggregate and vector
 moves, `fpext`/`fptrunc` (converted, no ulp added), `memcpy`; calls of defined
-functions call their own `fwderror_` derivative. A NaN sum (`0 * x / 0`) gives
-`ulp(r)` (`maxnum` drops a NaN operand).
+functions call their own `fwderror_` derivative.
+
+Where the formula has no value (a result that is exactly 0 or has underflowed to 0:
+`err * x / 0` is infinite or NaN, times a partial of 0 is NaN) the error is NaN,
+and so is every error computed from it: a NaN sum is kept, where `maxnum` alone
+would drop it and leave `ulp(0)`, a tiny number that would read as "exact"
+(`exp(-a)` underflowing to 0 with `a` carrying an error). Enzyme emits
+`maxnum` with fast-math flags, undefined on a NaN; its builds print NaN there too.
 
 The optional logger: when the program has a function `enzymeLogError(double res,
 double err, const char *opcode, const char *callee, const char *module, const char
@@ -172,14 +178,17 @@ def ulp(b: IRBuilder, module: Module, r: Value) -> Value:
 
 
 def _finish(fw: Errors, inst: Instruction, r: Value, terms: list[Value]) -> Value:
-    """`maxnum(ulp(r), sum of terms)`, logged when the program has a logger."""
+    """`maxnum(ulp(r), sum of terms)`, or the sum if it is NaN; logged when the program has a logger."""
     b = fw.b
     total: Value | None = None
     for t in terms:
         total = t if total is None else b.fadd(total, t, "err.sum")
+    total = total or b.const_zero(r.type)
     maxnum = get_or_insert_function(fw.gu.module, f"llvm.maxnum.{type_suffix(r.type)}",
                                     FunctionType(r.type, (r.type, r.type)))
-    err = b.call(maxnum, [ulp(b, fw.gu.module, r), total or b.const_zero(r.type)], "err")
+    larger = b.call(maxnum, [ulp(b, fw.gu.module, r), total], "err.max")
+    # llvm.maximum would keep the NaN too, but x86 cannot select it for x86_fp80
+    err = b.select(b.fcmp("uno", total, total, "err.nan"), total, larger, "err")
     _log(fw, inst, r, err)
     return err
 

@@ -1,8 +1,11 @@
 // __enzyme_error_estimate on double scalars: a multiply, a sum, a quotient, a chain
 // through sin and exp, and a cancellation, each against the reference formula of
 // errest.h at several points and input errors (unmarked doubles are value, error).
+// A result that is exactly 0 has no relative formula: infinite where an operand's
+// error is divided by it, NaN where that meets a zero partial (an underflow), never
+// a small number that would read as exact.
 // tol: rel=1e-12 abs=0
-// grads: 18
+// grads: 21
 #include <stdio.h>
 #include "errest.h"
 
@@ -25,6 +28,10 @@ double expm1_naive(double x) {  /* (e^x - 1) / x loses digits for small x */
     double d = e - 1.0;
     return d / x;
 }
+
+double difference(double x, double y) { return x - y; }
+
+double decay(double a) { return exp(-a); }
 
 int main(void) {
     const double pts[3][3] = {{0.7, -1.3, 2.5}, {3.0e5, 1.0e-3, -7.25}, {-0.125, 0.5, 1.0e-8}};
@@ -60,5 +67,11 @@ int main(void) {
         ref = op_error(q, through(1 / h, ed, d, q) + through(-d / (h * h), 0, h, q));
         printf("grad cancel@%d %.17g %.17g\n", k, __enzyme_error_estimate((void *)expm1_naive, h, 0.0), ref);
     }
+    double zero = __enzyme_error_estimate((void *)difference, 0.375, 1e-16, enzyme_const, 0.375);
+    printf("grad zero_result_is_infinite %d 1\n", isinf(zero) && zero > 0);
+    zero = __enzyme_error_estimate((void *)difference, 0.375, 1e-16, 0.375, 0.0);  /* 0 * y / 0 */
+    printf("grad zero_result_is_nan %d 1\n", isnan(zero) != 0);
+    double underflow = __enzyme_error_estimate((void *)decay, 800.0, 1e-12);
+    printf("grad underflow_is_nan %d 1\n", isnan(underflow) != 0);
     return 0;
 }

@@ -36,7 +36,7 @@ int main(void) {
                __enzyme_error_estimate_l((void *)lmul, x, 0.0L, y, 0.0L), ulpl(r));
     }
     for (int k = 0; k < 3; k++) {
-        v2 p = {1.5 + k, -0.25 * k}, q = {2.0, 3.0e3 + k}, ep = {1e-15, 2e-13 * k}, eq = {0.0, 1e-10};
+        v2 p = {1.5 + k, -0.25 * (k + 1)}, q = {2.0, 3.0e3 + k}, ep = {1e-15, 2e-13 * k}, eq = {0.0, 1e-10};
         double w0 = p[0] * q[0], w1 = p[1] * q[1], s = w0 + w1;
         double e0 = op_error(w0, through(q[0], ep[0], p[0], w0) + through(p[0], eq[0], q[0], w0));
         double e1 = op_error(w1, through(q[1], ep[1], p[1], w1) + through(p[1], eq[1], q[1], w1));
