@@ -15,6 +15,9 @@
  *   enzyme_width, N           (first) forward mode with N tangents per argument
  *   enzyme_primal_return      (first) also return f's result: reverse mode before
  *                             the derivatives, forward mode as {result, tangent}
+ *   enzyme_runtime_activity   (anywhere) runtime activity: a shadow equal to its primal
+ *                             (enzyme_dup x, x; a shadow struct holding the primal
+ *                             pointer) marks inactive memory, checked at run time
  *
  * Without a marker: integers are const, floating values out (in forward mode dup:
  * the value, then its tangent), pointers dup.
@@ -34,7 +37,7 @@ extern "C" {
 /* Argument markers: only their addresses/values are used, never their definitions. */
 extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out, enzyme_width,
     enzyme_dupv, enzyme_allocated, enzyme_tape, enzyme_nofree, enzyme_primal_return, enzyme_nocache,
-    enzyme_vector, enzyme_scalar, enzyme_buffer;
+    enzyme_vector, enzyme_scalar, enzyme_buffer, enzyme_runtime_activity;
 /* __enzyme_batch (f for enzyme_width lanes; declare it with the result type you need,
  * e.g. `Four __enzyme_batch(void *, ...)`) and __enzyme_iter(n, k) (a loop bound that
  * grows by k per derivative order; declare it with your integer type) are not declared

@@ -1,9 +1,9 @@
 """Which functions an indirect call may reach: those used as values somewhere in the
-module (`fnptr.address_taken`), read from the operands of the IR, not from its text."""
+module (`indirect_targets.address_taken`), read from the operands of the IR, not from its text."""
 
 from __future__ import annotations
 
-from enzc.ad.memory.fnptr import address_taken
+from enzc.ad.analysis.indirect_targets import address_taken
 from enzc.ir import parse_module
 
 # Names that extend other names: a direct call of the longer one is no use of the

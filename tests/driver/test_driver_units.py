@@ -67,6 +67,10 @@ def test_parse_enzc_options() -> None:
     assert parse_args(["--enzc-keep-temps=d", "a.c"], cxx=False).enzc.keep_temps == "d"
     with pytest.raises(UsageError, match="unknown enzc option '--enzc-bogus'"):
         parse_args(["--enzc-bogus", "a.c"], cxx=False)
+    assert not inv.enzc.ad.runtime_activity
+    for spelling in ("--enzc-runtime-activity", "-enzc-runtime-activity"):
+        runtime = parse_args([spelling, "a.c"], cxx=False)
+        assert runtime.enzc.ad.runtime_activity and spelling not in runtime.args
 
 
 def test_missing_option_value_is_a_usage_error() -> None:

@@ -217,6 +217,13 @@ VALID = {
                     "define linkonce_odr dso_local protected void @g() {\n  ret void\n} ; end\n",
     "tbaa-struct-paths": _tbaa("!{!4, !3, i64 8}", "!{!5, !3, i64 16}", "!{!5, !2, i64 8}",
                                "!{!2, !2, i64 0, i64 1}", "!{!\"int\", !1}"),
+    "tbaa-size-aware": "define void @f(ptr %p) {\n  %a = load float, ptr %p, !tbaa !4\n"  # -new-struct-path-tbaa
+                       "  %b = load i32, ptr %p, !tbaa !5\n  %c = load float, ptr %p, !tbaa !6\n  ret void\n}\n"
+                       '!0 = !{!"Simple C/C++ TBAA"}\n!1 = !{!0, i64 1, !"omnipotent char"}\n'
+                       '!2 = !{!1, i64 4, !"int"}\n!3 = !{!1, i64 4, !"float"}\n'
+                       '!7 = !{!1, i64 16, !"A", !2, i64 0, i64 4, !3, i64 4, i64 12}\n'
+                       "!4 = !{!7, !3, i64 4, i64 4}\n!5 = !{!2, !2, i64 0, i64 4, i64 1}\n"
+                       "!6 = !{!3, !3, i64 0, i64 4, i64 0}\n",
     "aggregate-types": "%t = type { [18446744073709551615 x i8], [0 x i8], <2 x ptr>, "
                        "<vscale x 2 x i64>, [2 x <vscale x 2 x i64>], <2 x x86_fp80> }\n",
     "typed-attributes": "declare range(i32 0, 10) i32 @f(ptr nonnull align 8 dereferenceable(8), "

@@ -27,6 +27,10 @@ class ADOptions:
     auto_shadow: bool = True
     """Give globals of plain data (no pointers) that differentiated code writes a shadow of enzc's own
     (`--enzc-no-auto-shadow` turns it off: such a write is then a compile-time error)."""
+    runtime_activity: bool = False
+    """Enzyme's runtime activity for every entry call (`--enzc-runtime-activity`, as the
+    `enzyme_runtime_activity` marker does for one call): a pointer without a shadow
+    gets its primal as shadow, and derivative code skips shadow memory equal to it."""
     verify: bool = False
     """Run enzc.ir's verifier on the result (--enzc-verify, ENZC_VERIFY=1): a bug in
     the AD stage is then reported by function and instruction before LLVM sees it."""
@@ -48,7 +52,7 @@ def run_ad_stage(module_text: str, options: ADOptions = ADOptions()) -> str:
     module = parse_module(module_text, lazy=True)
     lowered = lower_module(module, print_activity=options.print_activity, print_gradient=options.print_gradient,
                            print_cache=options.print_cache, tape_stats=options.tape_stats,
-                           auto_shadow=options.auto_shadow)
+                           auto_shadow=options.auto_shadow, runtime_activity=options.runtime_activity)
     if lowered == 0:
         return module_text
     if options.verify:

@@ -90,6 +90,10 @@ MODIFIERS = ("enzyme_nocache",)
 """Markers that qualify the next one (or the default class): ignored, enzc needs no
 promise that the memory is not changed between the split halves."""
 
+RUNTIME_ACTIVITY = "enzyme_runtime_activity"
+"""Runtime activity for this call (`Signature.runtime_activity`): accepted before any
+argument and after the last, as Enzyme reads it anywhere."""
+
 TAPE_MARKERS = ("enzyme_allocated", "enzyme_tape")
 """Split mode, after the arguments: `enzyme_allocated, bytes` and `enzyme_tape, buffer`
 (the tape lives in the caller's buffer)."""
@@ -145,6 +149,8 @@ class CallSiteLowering:
         self.marker_uses: list[Instruction] = []
         self.auto_shadows: list[GlobalVariable] = []
         """Shadow globals enzc made (`auto_shadows`): cleared before each derivative call starts."""
+        self.runtime_activity = False
+        """`--enzc-runtime-activity`: every call as if it carried `enzyme_runtime_activity`."""
 
     # -- parsing -----------------------------------------------------------------------------
     def parse(self, call: CallBase, caller: Function, kind: EntryKind = EntryKind.REVERSE) -> EntryCall:
@@ -168,8 +174,11 @@ class CallSiteLowering:
         classes: list[ArgActivity] = []
         values: list[Value] = []
         pos = 0
-        return_primal, width = False, 1
-        while pos < len(args) and self._marker_name(args[pos]) in (PRIMAL_RETURN, WIDTH):
+        return_primal, width, runtime = False, 1, self.runtime_activity
+        while pos < len(args) and self._marker_name(args[pos]) in (PRIMAL_RETURN, WIDTH, RUNTIME_ACTIVITY):
+            if self._marker_name(args[pos]) == RUNTIME_ACTIVITY:
+                runtime, pos = True, pos + 1
+                continue
             if self._marker_name(args[pos]) == PRIMAL_RETURN:
                 return_primal, pos = True, pos + 1
                 continue
@@ -187,7 +196,8 @@ class CallSiteLowering:
         for i, ptype in params:
             if pos >= len(args):
                 raise self._error(call, caller, f"too few arguments for '{fn.name}': parameter {i + 1} is missing")
-            while pos < len(args) and self._marker_name(args[pos]) in MODIFIERS:
+            while pos < len(args) and self._marker_name(args[pos]) in (*MODIFIERS, RUNTIME_ACTIVITY):
+                runtime = runtime or self._marker_name(args[pos]) == RUNTIME_ACTIVITY
                 pos += 1
             if pos >= len(args):
                 raise self._error(call, caller, f"too few arguments for '{fn.name}': parameter {i + 1} is missing")
@@ -211,6 +221,8 @@ class CallSiteLowering:
                 values.append(self._convert(args[pos], ptype, call, caller, fn, i))
                 pos += 1
             classes.append(cls)
+        while pos < len(args) and self._marker_name(args[pos]) == RUNTIME_ACTIVITY:
+            runtime, pos = True, pos + 1
         split = kind in (EntryKind.AUGMENT, EntryKind.SPLIT_REVERSE, EntryKind.FWDSPLIT)
         if pos != len(args) and not split:
             raise self._error(call, caller, f"too many arguments for '{fn.name}' "
@@ -222,7 +234,7 @@ class CallSiteLowering:
             raise self._error(call, caller, "enzyme_primal_return is for __enzyme_autodiff and __enzyme_fwddiff",
                               "__enzyme_augmentfwd returns f's result when declared to return {result, tape}")
         sig = Signature(tuple(classes), active_return, return_primal=return_primal and kind is EntryKind.REVERSE,
-                        width=width, error=kind is EntryKind.ERROR_ESTIMATE)
+                        width=width, runtime_activity=runtime, error=kind is EntryKind.ERROR_ESTIMATE)
         entry = EntryCall(call, fn, sig, values, sret, args[pos:])
         entry.return_primal = return_primal
         return entry
@@ -497,8 +509,8 @@ class CallSiteLowering:
         string, the folded value of a defined marker global), if any."""
         match v:
             case Load(ptr=GlobalVariable() as gv):
-                if gv.name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, WIDTH, *UNSUPPORTED_MARKERS,
-                             *BATCH_MARKERS):
+                if gv.name in (*MARKERS, *MODIFIERS, *TAPE_MARKERS, PRIMAL_RETURN, WIDTH, RUNTIME_ACTIVITY,
+                               *UNSUPPORTED_MARKERS, *BATCH_MARKERS):
                     self.marker_uses.append(v)
                 return gv.name
             case GlobalVariable():

@@ -6,6 +6,7 @@
     void *__enzyme_inactive_global_x = (void *)&last_input;
     void *__enzyme_function_like[2] = {(void *)my_log1p, (void *)"log1p"};
     void *__enzyme_shadow_global_g[2] = {(void *)&g, (void *)&d_g};
+    void *__enzyme_allocation_like[4] = {(void *)my_alloc, (void *)1, (void *)"2,-1", (void *)my_free};
 
 `apply_registrations` turns them into the IR annotations the engine reads, the
 ones IR inputs may carry directly (as Enzyme's own preprocessing does):
@@ -16,6 +17,7 @@ ones IR inputs may carry directly (as Enzyme's own preprocessing does):
     inactive global   !enzyme_inactive !{} on the global
     function like     "enzyme_math"="log1p" function attribute (the rule table's entry)
     global's shadow   !enzyme_shadow !{ptr @d_g} on @g
+    allocator         "enzyme_allocator"="1" function attribute (the size argument)
 
 Enzyme's clang-plugin attributes `__attribute__((enzyme_inactive))` and
 `__attribute__((enzyme_function_like("log1p")))` reach the IR as clang annotations
@@ -41,8 +43,9 @@ from collections.abc import Callable, Iterable
 
 from enzc.ir.metadata import MDTuple, MDValue, MDRef
 from enzc.ir.module import Alias, Function, GlobalVariable, Module
-from enzc.ir.values import ConstantAggregate, ConstantExpr, ConstantString, GlobalValue, Value
+from enzc.ir.values import ConstantAggregate, ConstantExpr, ConstantInt, ConstantSimple, ConstantString, GlobalValue, Value
 
+from enzc.ad.analysis.allocations import ALLOCATOR_ATTR
 from enzc.ad.analysis.annotations import AUGMENT_KIND, DERIVATIVE_KIND, GRADIENT_KIND, INACTIVE_ATTR, MATH_ATTR
 from enzc.ad.analysis.globals_shadow import INACTIVE_KIND, SHADOW_KIND
 
@@ -52,7 +55,9 @@ INACTIVE_FN = "__enzyme_inactivefn"
 INACTIVE_GLOBAL = "__enzyme_inactive_global"
 FUNCTION_LIKE = "__enzyme_function_like"
 SHADOW_GLOBAL = "__enzyme_shadow_global"
-REGISTRATION_MARKS = (REGISTER_GRADIENT, REGISTER_DERIVATIVE, INACTIVE_FN, INACTIVE_GLOBAL, FUNCTION_LIKE, SHADOW_GLOBAL)
+ALLOCATION_LIKE = "__enzyme_allocation_like"
+REGISTRATION_MARKS = (REGISTER_GRADIENT, REGISTER_DERIVATIVE, INACTIVE_FN, INACTIVE_GLOBAL, FUNCTION_LIKE, SHADOW_GLOBAL,
+                      ALLOCATION_LIKE)
 
 ANNOTATIONS = "llvm.global.annotations"
 INACTIVE_ANNOTATION = "enzyme_inactive"
@@ -87,6 +92,8 @@ def apply_registrations(module: Module) -> None:
                     _mark_inactive_global(module, _global(g))
             elif kind == SHADOW_GLOBAL:
                 _shadow_global(module, items)
+            elif kind == ALLOCATION_LIKE:
+                _allocation_like(items)
             else:
                 _function_like(name, items)
         except ValueError as err:
@@ -172,6 +179,8 @@ _HINTS = {
     INACTIVE_GLOBAL: "write void *__enzyme_inactive_global_NAME = (void *)&the_global;",
     FUNCTION_LIKE: 'write void *__enzyme_function_like[2] = {(void *)f, (void *)"log1p"};',
     SHADOW_GLOBAL: "write void *__enzyme_shadow_global_NAME[2] = {(void *)&g, (void *)&d_g};",
+    ALLOCATION_LIKE: 'write void *__enzyme_allocation_like[4] = {(void *)alloc, (void *)SIZE_ARG, (void *)"FREE_ARGS", '
+                     "(void *)free_fn}; (SIZE_ARG: the index of alloc's byte count)",
 }
 
 
@@ -256,6 +265,35 @@ def _shadow_global(module: Module, items: list[Value]) -> None:
     if g is shadow or g.value_type != shadow.value_type:
         raise ValueError(f"the shadow of @{g.name} must be another global of the same type ({g.value_type})")
     g.metadata[SHADOW_KIND] = _node(module, [shadow])
+
+
+def _allocation_like(items: list[Value]) -> None:
+    """`{alloc, size index, "dealloc args", dealloc}`: calls of `alloc` are heap
+    allocations of that argument's byte count (their bodies are not differentiated;
+    the derivative makes each block's shadow itself, so the deallocator, which
+    Enzyme calls on its shadows, is only checked)."""
+    if len(items) != 4:
+        raise ValueError(f"expected {{allocator, size index, \"deallocation arguments\", deallocator}}, "
+                         f"found {len(items)} entries")
+    alloc = _function(items[0], "the allocation function as first entry")
+    index = _constant_index(items[1])
+    if index is None or index >= len(alloc.function_type.params):
+        raise ValueError(f"the second entry must be the index of @{alloc.name}'s size argument "
+                         f"(0 to {len(alloc.function_type.params) - 1})")
+    if _c_string(_strip(items[2])) is None:
+        raise ValueError('the third entry must be a string literal of deallocation arguments ("2,-1")')
+    _function(items[3], "the deallocation function as fourth entry")
+    _add_attr(alloc, f'{ALLOCATOR_ATTR}="{index}"')
+
+
+def _constant_index(v: Value) -> int | None:
+    """An integer cast to a pointer: `(void *)1` (`inttoptr (i64 1 to ptr)`; 0 is `null`)."""
+    match _strip(v):
+        case ConstantExpr(opcode="inttoptr", operands=[ConstantInt() as k, *_]):
+            return k.value
+        case ConstantSimple(keyword="null" | "zeroinitializer"):
+            return 0
+    return None
 
 
 def _function_like(name: str, items: list[Value]) -> None:

@@ -32,14 +32,16 @@ OTHER_BUILTINS = ("__enzyme_context", "__enzyme_shadow", "__enzyme_todense",
 
 def lower_module(module: Module, *, print_activity: bool = False, print_gradient: bool = False,
                  print_cache: bool = False, tape_stats: bool = False, auto_shadow: bool = True,
-                 err: TextIO | None = None) -> int:
+                 runtime_activity: bool = False, err: TextIO | None = None) -> int:
     """Replace every entry-point call in `module` (and `__enzyme_batch`, `__enzyme_iter`);
-    returns how many. `auto_shadow`: give written globals of plain data a shadow (`auto_shadows`)."""
+    returns how many. `auto_shadow`: give written globals of plain data a shadow (`auto_shadows`);
+    `runtime_activity`: every entry call as if it carried `enzyme_runtime_activity`."""
     err = err or sys.stderr
     existing = set(module.functions)
     apply_registrations(module)
     derivatives = DerivativeCache(module, for_module(module), tape_stats=tape_stats)
     lowering = CallSiteLowering(module, derivatives)
+    lowering.runtime_activity = runtime_activity
     count = 0
     entry_points = {f.name for f in module.functions.values() if is_entry_point(f)}
     for gv in module.globals.values():  # a table of entry points: only direct calls are replaced

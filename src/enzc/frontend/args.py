@@ -189,6 +189,8 @@ _ENZC_SWITCHES = {
     "--enzc-tape-stats": "tape_stats",
     "--enzc-verify": "verify",
     "--enzc-no-auto-shadow": "no_auto_shadow",
+    "--enzc-runtime-activity": "runtime_activity",
+    "-enzc-runtime-activity": "runtime_activity",
 }
 
 
@@ -223,7 +225,7 @@ def parse_args(argv: list[str], cxx: bool) -> Invocation:
     while i < len(args):
         arg = args[i]
         i += 1
-        if arg.startswith("--enzc-") or arg == "--cmake-toolchain":
+        if arg.startswith("--enzc-") or arg in ("--cmake-toolchain", "-enzc-runtime-activity"):
             i = _enzc_option(arg, args, i, state, inv)
             continue
         if arg == "--":  # everything after is an input file
@@ -256,6 +258,7 @@ def parse_args(argv: list[str], cxx: bool) -> Invocation:
                                         print_cache="print_cache" in on,
                                         tape_stats="tape_stats" in on,
                                         auto_shadow="no_auto_shadow" not in on,
+                                        runtime_activity="runtime_activity" in on,
                                         verify="verify" in on or _env_verify()))
     if not inv.inputs or inv.phase == Phase.PREPROCESS:
         inv.delegate = True

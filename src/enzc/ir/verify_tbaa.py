@@ -5,8 +5,9 @@ format clang writes: a tag `!{!base, !access, iN offset[, iN 0|1]}` over type no
 
 As LLVM does, the check follows the access path from the base type down to the
 field holding the offset, verifying each node on the way (not every node of the
-type DAG), and wants the access type on that path. Tags in the newer format (type
-nodes that start with their parent) are only checked for their offset width.
+type DAG), and wants the access type on that path. Tags in the size-aware format
+(`-new-struct-path-tbaa`: type nodes that start with their parent) are only
+checked for their operand count and offset width.
 """
 
 from __future__ import annotations
@@ -36,12 +37,12 @@ def tbaa_problem(tag: Metadata | None, defined: dict[str, Metadata], *,
                     "!{base, access, i64 offset})")
         node = _upgraded(node)
     base, access = _node(node.operands[0], defined), _node(node.operands[1], defined)
+    if base is not None and access is not None and _is_new_format(access, defined):
+        return _new_format_problem(node, base)
     if len(node.operands) > 4:
         return "a struct tag has 3 or 4 operands"
     if base is None or access is None:
         return "the base and access types of a !tbaa tag must be nodes"
-    if _is_new_format(access, defined):
-        return _new_format_problem(node, base)
     if len(node.operands) == 4:
         flag = _integer(node.operands[3])
         if flag is None or flag.unsigned > 1:
@@ -150,7 +151,12 @@ def _is_new_format(access: MDTuple, defined: dict[str, Metadata]) -> bool:
 
 
 def _new_format_problem(tag: MDTuple, base: MDTuple) -> str | None:
-    widths = {_width(tag.operands[2])} | {_width(op) for op in base.operands[2::3]}
+    """A size-aware tag `!{base, access, offset, size[, immutable]}` over type nodes
+    `!{parent, size, name, (member, offset, size)*}`: the operand count and that
+    the offsets are i64."""
+    if len(tag.operands) not in (4, 5):
+        return "a size-aware !tbaa tag has 4 or 5 operands"
+    widths = {_width(tag.operands[2])} | {_width(op) for op in base.operands[4::3]}
     return None if widths == {64} else "!tbaa offsets must be i64"
 
 

@@ -28,8 +28,9 @@ from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.types import ArrayType, FloatType, NamedStructType, PointerType, StructType, Type, VectorType
 from enzc.ir.values import Value
 
-from enzc.ad.analysis.allocations import allocator_of, local_roots
+from enzc.ad.analysis.allocations import allocator_of, allocator_of_function, local_roots, pointer_sources
 from enzc.ad.analysis.calls import CallKind, RuleLookup, classify, writes_memory
+from enzc.ad.analysis.indirect_targets import candidates
 from enzc.ad.analysis.globals_shadow import shadow_of_global, shadowed_constants
 from enzc.ad.analysis.memory_facts import underlying_objects
 from enzc.ad.analysis.mpi import buffers, float_transfer
@@ -280,27 +281,27 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                             new_varied = True
                 case Ret() if act.active_return and inst.value is not None \
                         and carries_pointer(inst.value.type):
-                    changed |= _shadow_roots(shadowed, inst.value)  # a returned shadow (split mode)
+                    changed |= _shadow_roots(act, inst.value)  # a returned shadow (split mode)
                 case AtomicRMW():  # `old = *p; *p = old op v`: a load and a store in one
                     if inst.value in varied:
-                        changed |= _shadow_roots(shadowed, inst.ptr)
+                        changed |= _shadow_roots(act, inst.ptr)
                     new_varied = inst.ptr in shadowed and carries_float(inst.type)
                 case Store():
                     if inst.value in varied or inst.value in shadowed:
-                        changed |= _shadow_roots(shadowed, inst.ptr)
+                        changed |= _shadow_roots(act, inst.ptr)
                     if inst.ptr in shadowed and carries_pointer(inst.value.type):
-                        changed |= _shadow_roots(shadowed, inst.value)  # its shadow goes into shadow memory
+                        changed |= _shadow_roots(act, inst.value)  # its shadow goes into shadow memory
                 case CallBase():
                     kind = classify(inst, act.has_rule)
                     if kind is CallKind.MEMCPY and len(inst.args) >= 2 and inst.args[1] in shadowed:
-                        changed |= _shadow_roots(shadowed, inst.args[0])
+                        changed |= _shadow_roots(act, inst.args[0])
                     if kind is CallKind.CUSTOM and any(a in varied or a in shadowed for a in inst.args):
                         for a in inst.args:  # the custom derivative takes a shadow for every pointer
                             if isinstance(a.type, PointerType):
-                                changed |= _shadow_roots(shadowed, a)
+                                changed |= _shadow_roots(act, a)
                     if kind is CallKind.BLAS and any(a in varied or a in shadowed for a in inst.args):
                         for i in _blas_outputs(inst):  # the array it writes receives derivatives
-                            changed |= _shadow_roots(shadowed, inst.args[i])
+                            changed |= _shadow_roots(act, inst.args[i])
                     if kind is CallKind.ALLOC:
                         moves = allocator_of(inst).moves_from  # type: ignore[union-attr]
                         new_shadow = moves is not None and inst.args[moves] in shadowed
@@ -308,7 +309,7 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                         new_varied = any(a in varied or a in shadowed for a in inst.args)
                     if float_transfer(inst) is not None:  # MPI floats: in every derivative (`analysis.mpi`)
                         for buf in buffers(inst):
-                            changed |= _shadow_roots(shadowed, buf)
+                            changed |= _shadow_roots(act, buf)
                     if kind is CallKind.UNKNOWN and any(a in varied or a in shadowed for a in inst.args):
                         changed |= _call_outputs(act, inst)
                         new_shadow = carries_pointer(inst.type)  # fresh or shadowed memory it may return
@@ -323,7 +324,7 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                     else:
                         new_shadow = ops[0] in shadowed
                     if new_shadow and isinstance(inst, (Phi, Select)):
-                        changed |= _shadow_roots(shadowed, inst)  # every incoming pointer needs a shadow
+                        changed |= _shadow_roots(act, inst)  # every incoming pointer needs a shadow
                 case Cast() if inst.opcode in ("fpext", "fptrunc"):
                     new_varied = ops[0] in varied
                 case _ if isinstance(inst, _FLOAT_FLOW) and carries_float(inst.type):
@@ -352,16 +353,49 @@ def _call_outputs(act: Activity, call: CallBase) -> bool:
     changed = False
     for a in call.args:
         if isinstance(a.type, PointerType):
-            changed |= _shadow_roots(act.shadowed, a)
+            changed |= _shadow_roots(act, a)
     return changed
 
 
-def _shadow_roots(shadowed: set[Value], ptr: Value) -> bool:
+def _shadow_roots(act: Activity, ptr: Value) -> bool:
     """Give shadows to the allocas and heap blocks `ptr` may point into (and to
-    memory holding pointers it was loaded from); True if any was new."""
+    memory holding pointers it was loaded from), and to the calls of allocation
+    wrappers it comes from; True if any was new."""
+    shadowed = act.shadowed
     fresh = [r for r in local_roots(ptr) if r not in shadowed]
+    fresh += [c for c in pointer_sources(ptr) if isinstance(c, CallBase) and c not in shadowed
+              and c not in fresh and allocator_of(c) is None
+              and classify(c, lambda _: False) is CallKind.UNKNOWN
+              and (may_return_fresh_memory(act.module, c.called_function)
+                   or _may_reach_allocator(act.module, c))]
     shadowed.update(fresh)
     return bool(fresh)
+
+
+def may_return_fresh_memory(module: Module | None, fn: Function | None, depth: int = 3) -> bool:
+    """Whether defined `fn` may return a heap block it (or a callee) allocates: an
+    allocation wrapper (`xmalloc`, a pool's `get`, an allocator hook called through
+    a pointer). A caller writing active data there needs the block's shadow, which
+    only `fn`'s derivative can return."""
+    if fn is None or fn.is_declaration or depth == 0:
+        return False
+    for inst in fn.instructions():
+        if not isinstance(inst, Ret) or inst.value is None or not carries_pointer(inst.value.type):
+            continue
+        for obj in underlying_objects(inst.value):
+            if isinstance(obj, CallBase) and (allocator_of(obj) is not None
+                                              or may_return_fresh_memory(module, obj.called_function, depth - 1)
+                                              or _may_reach_allocator(module, obj)):
+                return True
+    return False
+
+
+def _may_reach_allocator(module: Module | None, call: CallBase) -> bool:
+    """An indirect call that may reach a heap allocator (an allocator hook:
+    `void *(*alloc)(size_t) = malloc`)."""
+    if call.called_function is not None or module is None:
+        return False
+    return any(allocator_of_function(fn) is not None for fn in candidates(module, call)[1])
 
 
 def _backward(act: Activity, insts: list[Instruction]) -> None:

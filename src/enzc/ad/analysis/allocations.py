@@ -16,6 +16,7 @@ from typing import Callable
 
 from enzc.ir.instructions import Alloca, CallBase, Cast, ExtractValue, Freeze, GetElementPtr, InsertValue, Instruction
 from enzc.ir.instructions import Load, Phi, Ret, Select, Store
+from enzc.ir.module import Function
 from enzc.ir.types import PointerType
 from enzc.ir.values import Argument, GlobalValue, Value
 
@@ -70,12 +71,33 @@ DEALLOCATORS = frozenset({
 """Functions releasing a heap block: the block's first argument may not be read after them."""
 
 
+ALLOCATOR_ATTR = '"enzyme_allocator"'
+"""`"enzyme_allocator"="K"` on a function: the user's allocator, whose argument K is
+the byte count (C: `__enzyme_allocation_like`, `markers`)."""
+
+
+def allocator_of_function(fn: Function | None) -> Allocator | None:
+    """How `fn` allocates, if it is an allocation function: a known one by name, or
+    one the user registered (its body is then not differentiated: calls return
+    fresh blocks whose shadows the derivative makes itself)."""
+    if fn is None:
+        return None
+    known = ALLOCATORS.get(fn.name or "")
+    if known is not None:
+        return known
+    prefix = ALLOCATOR_ATTR + "="
+    for a in fn.fn_attrs:
+        if a.startswith(prefix) and (index := a[len(prefix):].strip('"')).isdigit() \
+                and int(index) < len(fn.function_type.params):
+            return Allocator((int(index),))
+    return None
+
+
 def allocator_of(call: Instruction) -> Allocator | None:
     """The allocation function `call` calls, if it is one."""
     if not isinstance(call, CallBase):
         return None
-    fn = call.called_function
-    return ALLOCATORS.get(fn.name or "") if fn is not None else None
+    return allocator_of_function(call.called_function)
 
 
 def is_allocation(v: Value) -> bool:

@@ -13,7 +13,7 @@ from enum import Enum
 from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, Module
 
-from enzc.ad.analysis.allocations import ALLOCATORS, DEALLOCATORS
+from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of_function
 from enzc.ad.analysis.annotations import has_custom_gradient, is_inactive_function, math_name
 from enzc.ad.typeanalysis.blas_abi import blas_callee
 
@@ -106,7 +106,7 @@ def classify_function(fn: Function, has_rule: RuleLookup) -> CallKind:
     if (name.startswith(INACTIVE_PREFIXES) or name in INACTIVE_LIBC or name in DEALLOCATORS
             or name.startswith(INACTIVE_CXX_PREFIXES)):
         return CallKind.INACTIVE
-    if name in ALLOCATORS:
+    if allocator_of_function(fn) is not None:
         return CallKind.ALLOC
     if name.startswith(MEMSET_PREFIXES) or name in MEMSET_NAMES:
         return CallKind.MEMSET

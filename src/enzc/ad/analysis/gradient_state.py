@@ -17,6 +17,7 @@ from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import Instruction
 from enzc.ir.loops import LoopInfo
 from enzc.ir.module import Function, Module
+from enzc.ir.types import Type
 from enzc.ir.values import Value
 
 from enzc.ad.analysis.activity import Activity
@@ -32,6 +33,8 @@ class GradientState(Protocol):
     layout: DataLayout
     original: Function
     """The private copy of the function being differentiated."""
+    new: Function
+    """The derivative function being built."""
     activity: Activity
     loops: LoopInfo
     """Loops of the original."""
@@ -49,6 +52,10 @@ class GradientState(Protocol):
     """Calls with a custom derivative -> the tape their augmented call returned."""
     blas_tapes: dict[Value, object]
     """BLAS calls -> what their forward pass kept for the reverse (`rules.blas_reverse`)."""
+    runtime_activity: bool
+    """Enzyme's runtime activity: a shadow equal to its primal is inactive (`synth.runtime_activity`)."""
+    runtime_scratch: dict[Type, Value]
+    """Runtime activity: per type, the slot writes through inactive shadows go to."""
 
     @property
     def memory(self) -> MemoryFacts:

@@ -8,7 +8,8 @@ functions of the call's type used as values somewhere (an operand that is not th
 callee of a direct call, read from the parsed IR). A declaration among them is
 differentiated through a wrapper that calls it when the rule table, a user's
 derivative or an inactive mark covers it (`sin` in a table next to user
-functions); any other declaration is a compile-time error, since no derivative
+functions), or when it is a heap allocator (`malloc` in an allocator hook: the
+wrapper's derivative shadows the block as a direct call's does); any other declaration is a compile-time error, since no derivative
 could be made for it. At an active indirect call the forward pass computes the
 pair from `fp` (a chain of compares and selects), calls the augmented function
 through it, and keeps the pair as a forward value; the reverse pass calls the
@@ -27,8 +28,6 @@ the program with a message instead of silently producing a zero derivative.
 
 from __future__ import annotations
 
-import re
-import weakref
 from typing import Protocol
 
 from enzc.ir.builder import IRBuilder, new_block
@@ -37,9 +36,10 @@ from enzc.ir.libc import declare
 from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.forwarding import forwarding_wrapper
 from enzc.ir.types import I32, I64, PTR, ArrayType, FunctionType, IntType, StructType
-from enzc.ir.values import Constant, ConstantAggregate, ConstantInt, GlobalValue, Value, iter_constant_operands
+from enzc.ir.values import ConstantAggregate, ConstantInt, Value
 
 from enzc.ad.analysis.calls import CallKind, RuleLookup, classify_function
+from enzc.ad.analysis.indirect_targets import candidates
 from enzc.ad.analysis.gradient_state import GradientState
 
 PAIR = StructType((PTR, PTR))
@@ -52,99 +52,19 @@ class DerivedPair(Protocol):
     augmented: Function
     reverse: Function
 
-_DERIVED_PREFIXES = ("diffe_", "split_", "augmented_", "reverse_", "__enzc_")
-
-_address_taken: dict[int, tuple[weakref.ref, set[str]]] = {}
-"""Per module (checked by a weak reference, ids are reused): the names found."""
-
-
-def address_taken(module: Module) -> set[str]:
-    """Names of functions used as values (not as the callee of a direct call): in
-    global initializers, alias targets and the operands of instructions, inside
-    constant expressions and aggregates too (computed once per module)."""
-    got = _address_taken.get(id(module))
-    if got is not None and got[0]() is module:
-        return got[1]
-    found: set[str] = set()
-    for gv in module.globals.values():
-        if gv.initializer is not None:
-            _functions_in(gv.initializer, found)
-    for a in module.aliases.values():
-        _functions_in(a.target, found)
-    for fn in module.functions.values():
-        name = fn.name or ""
-        if fn.is_declaration or name.startswith(_DERIVED_PREFIXES) or not _may_take_addresses(fn, module):
-            continue
-        for inst in fn.instructions():
-            operands = inst.operands
-            if isinstance(inst, CallBase) and isinstance(inst.callee, Function):
-                operands = operands[:-1]  # the callee of a direct call (the last operand)
-            for op in operands:
-                _functions_in(op, found)
-    _address_taken[id(module)] = (weakref.ref(module), found)
-    return found
-
-
-def _functions_in(value: Value, found: set[str]) -> None:
-    """Add the names of the functions `value` is or holds (through constants)."""
-    work = [value]
-    seen: set[int] = set()
-    while work:
-        v = work.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        if isinstance(v, Function):
-            found.add(v.name or "")
-        elif isinstance(v, Constant) and not isinstance(v, GlobalValue):
-            work.extend(iter_constant_operands(v))
-
-
-_NAME = re.compile(r'@(?:"([^"]*)"|([-\w.$]+))(.?)')
-"""A global name in IR text (quoted or not) and the character after it."""
-
-
-def _may_take_addresses(fn: Function, module: Module) -> bool:
-    """Whether `fn`'s body may use a function as a value. A body not yet parsed is
-    parsed only if its text names a function otherwise than right before `(` (a
-    direct callee is spelled `@f(`, a value never is): the text prunes, the parsed
-    operands decide."""
-    if fn.is_materialized or not fn.source_text:
-        return True
-    for m in _NAME.finditer(fn.source_text):
-        name = m.group(1) if m.group(1) is not None else m.group(2)
-        if m.group(3) != "(" and name in module.functions:
-            return True
-    return False
-
-
-def candidates(module: Module, call: CallBase) -> tuple[list[Function], list[Function]]:
-    """Functions an indirect `call` may reach, by type and address taken: those
-    with a body (derivable) and declarations (no body to differentiate)."""
-    ftype = call.function_type
-    defined: list[Function] = []
-    external: list[Function] = []
-    for name in sorted(address_taken(module)):
-        fn = module.functions[name]
-        if fn.function_type.vararg or (fn.function_type.ret, fn.function_type.params) != (ftype.ret, ftype.params):
-            continue
-        (external if fn.is_declaration else defined).append(fn)
-    return defined, external
-
-
 def reachable_definitions(state: GradientState, call: CallBase,
                           has_rule: RuleLookup) -> list[tuple[Function, Function]]:
     """The candidates of an active indirect `call`, each as (the address the pointer
     is compared with, the defined function to differentiate): a definition itself; a
     declaration with a derivative rule (`sin` in a table next to user functions; the
-    rule table's lookup is `has_rule`), a user's derivative or marked inactive,
+    rule table's lookup is `has_rule`), a user's derivative, marked inactive or an allocator,
     through a wrapper that calls it. A compile-time error if another declaration of
     the call's type is address-taken, or nothing is."""
     defined, external = candidates(state.module, call)
     targets = [(fn, fn) for fn in defined]
     for fn in external:
         kind = classify_function(fn, has_rule)
-        if kind not in (CallKind.RULE, CallKind.CUSTOM, CallKind.INACTIVE):
+        if kind not in (CallKind.RULE, CallKind.CUSTOM, CallKind.INACTIVE, CallKind.ALLOC):
             name = fn.name
             raise state.error(call, f"an active indirect call may reach '{name}', which has no body in the "
                                     "program's bitcode to differentiate",

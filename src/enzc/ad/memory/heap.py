@@ -62,6 +62,10 @@ def shadow_allocation(gu: GradientState, orig: CallBase, new: Instruction, name:
         return b.call(_helper(gu.module, SHADOW_ALLOC_ALIGNED), [align, size], name)
     if alloc.moves_from is None:
         return b.call(_helper(gu.module, SHADOW_ALLOC), [_byte_count(b, _sizes(gu, orig, alloc))], name)
+    if gu.runtime_activity:
+        raise gu.error(orig, "cannot differentiate a reallocation with runtime activity (enzyme_runtime_activity): "
+                             "the old block's shadow may be the block itself",
+                       "allocate the new block with malloc and copy, or differentiate without runtime activity")
     old = gu.shadow(orig.args[alloc.moves_from])
     made = gu.shadows.get(orig)
     if made is not None:

@@ -20,7 +20,8 @@ a double copied from a constant table: `store i64 <bits>`) takes the type of the
 memory it overwrites, so the shadow of the overwritten floats is cleared as for a
 `store double`. A floating or unknown-typed integer value that reaches shadowed
 memory any other way (integer arithmetic, phis of bits) is a compile-time error
-naming it.
+naming it. The bits of an active float passed to a defined callee as an integer
+argument go to a clone of it that takes the float (`float_bit_args`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from enzc.ir.values import ConstantInt, Use, Value
 
 from enzc.ad.analysis.activity import Activity
 from enzc.ad.analysis.uses import reaches
+from enzc.ad.memory.float_bit_args import pass_float_bits_as_floats
 from enzc.ad.memory.intpieces import Piece, Splitter, constant_piece
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.indexed_types import indexed_segments
@@ -105,6 +107,8 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
             break
         splitter.remove_unused()
         types.forget(fn)  # its body changed
+        activity = reanalyze()
+    if pass_float_bits_as_floats(module, fn, activity.varied):
         activity = reanalyze()
     _check_integer_pointers(module, fn, activity)
     _check_float_bits(module, fn, activity)
@@ -255,13 +259,7 @@ def _tagged_integer(tbaa: TBAAReader, inst: Instruction) -> bool:
     joined into them (a red-black tree's header node and its count share offsets
     with the nodes' keys and links)."""
     tag = inst.metadata.get("tbaa")
-    if tag is None:
-        return False
-    ops = tbaa.operands(tag)
-    if len(ops) < 3:
-        return False
-    access = tbaa.operands(ops[1])
-    return bool(access) and tbaa.string(access[0]) in INTEGER_TYPE_NAMES
+    return tag is not None and tbaa.access_type_name(tag) in INTEGER_TYPE_NAMES
 
 
 def _wide_int(t: Type) -> bool:

@@ -22,11 +22,12 @@ from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Store
 from enzc.ir.libc import define_helper
 from enzc.ir.module import Function
-from enzc.ir.types import I8, I64, PTR, VOID, FloatType, FunctionType, Type
+from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, Type
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.activity import float_leaves
 from enzc.ad.analysis.gradient_state import GradientState
+from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
 from enzc.ad.typeanalysis.indexed_types import declared_segments, indexed_type
 from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers, multiple_of
@@ -42,7 +43,18 @@ def memcpy_adjoint(gu: GradientState, call: CallBase) -> None:
     n = gu.lookup(gu.new_value(call.args[2]))
     if n.type != I64:
         n = gu.b.zext(n, I64, "n")
-    emit_layout_adjoint(gu, layout, d_dst, d_src, n)
+    b = gu.b
+    dst_inactive = inactive_at_run_time(gu, b, d_dst, call.args[0], reverse=True)
+    src_inactive = inactive_at_run_time(gu, b, d_src, call.args[1], reverse=True)
+    if dst_inactive is None or src_inactive is None:
+        emit_layout_adjoint(gu, layout, d_dst, d_src, n)
+        return
+    # runtime activity: nothing moves when either side is inactive; an active
+    # destination overwritten by inactive data loses its adjoint
+    emit_layout_adjoint(gu, layout, d_dst, d_src, n, skip=b.or_(dst_inactive, src_inactive, "rt.skip"))
+    only_dst = b.and_(src_inactive, b.xor(dst_inactive, ConstantInt(I1, 1), "rt.dst.active"), "rt.drop")
+    emit_layout_adjoint(gu, layout, d_dst, d_src, n, skip=b.xor(only_dst, ConstantInt(I1, 1), "rt.keep"),
+                        drop=True)
 
 
 def copy_adjoint_by_bytes(gu: GradientState, owner: Value, d_dst: Value, d_src: Value, nbytes: Value) -> None:
@@ -52,7 +64,10 @@ def copy_adjoint_by_bytes(gu: GradientState, owner: Value, d_dst: Value, d_src: 
     emit_layout_adjoint(gu, layout, d_dst, d_src, nbytes)
 
 
-def emit_layout_adjoint(gu: GradientState, layout: CopyLayout, d_dst: Value, d_src: Value, n: Value) -> None:
+def emit_layout_adjoint(gu: GradientState, layout: CopyLayout, d_dst: Value, d_src: Value, n: Value,
+                        skip: Value | None = None, drop: bool = False) -> None:
+    """`d_src += d_dst; d_dst = 0` over the float segments of `layout` (`drop`: only
+    `d_dst = 0`); nothing where run-time flag `skip` is true."""
     b = gu.b
     if layout.period is None:
         reps: Value = ConstantInt(I64, 1)
@@ -60,12 +75,14 @@ def emit_layout_adjoint(gu: GradientState, layout: CopyLayout, d_dst: Value, d_s
     else:
         reps = b.udiv(n, ConstantInt(I64, layout.period), "n.reps")
         stride = layout.period
+    if skip is not None:
+        reps = b.select(skip, ConstantInt(I64, 0), reps, "rt.reps")
     for seg in layout.float_segments():
         elem = FloatType(seg.type.float_kind)  # type: ignore[arg-type]
         per = seg.size // seg.type.stride
         dst = b.gep(I8, d_dst, [seg.offset], "d.dst") if seg.offset else d_dst
         src = b.gep(I8, d_src, [seg.offset], "d.src") if seg.offset else d_src
-        b.call(_helper(gu, elem), [dst, src, reps, ConstantInt(I64, per), ConstantInt(I64, stride)])
+        b.call(_helper(gu, elem, drop), [dst, src, reps, ConstantInt(I64, per), ConstantInt(I64, stride)])
 
 
 # -- which bytes hold floats ----------------------------------------------------------------------
@@ -224,11 +241,12 @@ def _indexed_element_layout(gu: GradientState, call: CallBase) -> CopyLayout | N
 # -- the element loop ----------------------------------------------------------------------------------
 
 
-def _helper(gu: GradientState, elem: FloatType) -> Function:
+def _helper(gu: GradientState, elem: FloatType, drop: bool = False) -> Function:
     """`void __enzc_copy_adjoint_<T>(ptr d_dst, ptr d_src, i64 reps, i64 per, i64 stride)`:
     for `reps` blocks `stride` bytes apart, `per` consecutive elements each:
-    d_src += d_dst; d_dst = 0 (forwards if d_dst > d_src, else backwards)."""
-    name = f"__enzc_copy_adjoint_{elem}"
+    d_src += d_dst; d_dst = 0 (forwards if d_dst > d_src, else backwards).
+    `drop` (`__enzc_drop_adjoint_<T>`): d_dst = 0 only, d_src untouched."""
+    name = f"__enzc_{'drop' if drop else 'copy'}_adjoint_{elem}"
     fn, fresh = define_helper(gu.module, name, FunctionType(VOID, (PTR, PTR, I64, I64, I64)),
                               ("d_dst", "d_src", "reps", "per", "stride"))
     if not fresh:
@@ -251,7 +269,8 @@ def _helper(gu: GradientState, elem: FloatType) -> Function:
     ps = b.gep(I8, d_src, [off], "ps")
     v = b.load(elem, pd, "v", align=1)  # copied bytes may sit at any offset (packed structs)
     b.store(b.const_zero(elem), pd, align=1)
-    b.store(b.fadd(b.load(elem, ps, "s", align=1), v, "sum"), ps, align=1)
+    if not drop:
+        b.store(b.fadd(b.load(elem, ps, "s", align=1), v, "sum"), ps, align=1)
     nxt = b.add(k, ConstantInt(I64, 1), "k.next")
     k.add_incoming(nxt, loop)
     b.cond_br(b.icmp("ult", nxt, total, "more"), loop, done)

@@ -19,6 +19,7 @@ from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.calls import is_memory_copy
 from enzc.ad.analysis.gradient_state import GradientState
+from enzc.ad.analysis.runtime_activity import inactive_at_run_time, masked_length
 from enzc.ad.memory.memtypes import copy_layout
 from enzc.ad.typeanalysis.typetree import Kind
 
@@ -38,8 +39,10 @@ def copy_pointer_shadows(gu: GradientState, call: CallBase) -> None:
     d_dst, d_src = gu.shadow(dst), gu.shadow(src)
     b = IRBuilder()
     b.position_after(gu.new_value(call))  # type: ignore[arg-type]
+    inactive = inactive_at_run_time(gu, b, d_dst, dst)  # runtime activity: not into the primal
     if not layout.float_segments():
-        _move(gu, b, d_dst, d_src, _bytes(b, gu.new_value(call.args[2])))  # nothing in it accumulates
+        n = masked_length(b, inactive, _bytes(b, gu.new_value(call.args[2])))
+        _move(gu, b, d_dst, d_src, n)  # nothing in it accumulates
         return
     if layout.period is not None:
         raise gu.error(call, "cannot copy an array of records holding both pointers and floating-point "
@@ -48,7 +51,7 @@ def copy_pointer_shadows(gu: GradientState, call: CallBase) -> None:
     for seg in pointers:
         offset = ConstantInt(I64, seg.offset)
         _move(gu, b, b.gep(I8, d_dst, [offset], "ptr.shadow.dst"), b.gep(I8, d_src, [offset], "ptr.shadow.src"),
-              ConstantInt(I64, seg.size))
+              masked_length(b, inactive, ConstantInt(I64, seg.size)))
 
 
 def _bytes(b: IRBuilder, n: Value) -> Value:

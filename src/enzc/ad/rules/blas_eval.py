@@ -13,10 +13,11 @@ from typing import Protocol
 from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import CallBase
 from enzc.ir.libc import declare
-from enzc.ir.module import Module
-from enzc.ir.types import I32, I64, FloatType, IntType
+from enzc.ir.module import BasicBlock, Module
+from enzc.ir.types import I1, I32, I64, FloatType, IntType
 from enzc.ir.values import ConstantInt, Value, const_fp
 
+from enzc.ad.analysis.runtime_activity import either, masked_read
 from enzc.ad.diagnostics import ADError
 from enzc.ad.rules import blas_helpers
 from enzc.ad.rules.blas_calls import Array, Choice, FlagLiteral, Known, Literal, Operand, coerce, emit_call
@@ -64,6 +65,13 @@ class BlasEnv(Protocol):
 
     def error(self, what: str, hint: str | None = None) -> ADError: ...
 
+    def inactive(self, name: str) -> Value | None:
+        """Runtime activity: the run-time flag "the derivative memory of parameter `name`
+        is its primal memory" (None: no such check)."""
+
+    def continued_in(self, block: BasicBlock) -> None:
+        """The code at the call went on in `block` after a run-time check split it."""
+
 
 MATRIX_HELPERS = {"frob": "frob", "mscal": "mscal", "maxpy": "maxpy",
                   "trifrob": "frob", "trimscal": "mscal", "trimaxpy": "maxpy"}
@@ -79,11 +87,47 @@ class Evaluator:
         self.fp = FloatType(env.blas.kind)
         self.first_used = False
         self.temps: dict[str, Array] = {}
+        self.masked_by: Value | None = None
+        """Runtime activity: the flag that zeroes what the current item adds."""
 
     def run(self, items: tuple[Item, ...]) -> None:
-        for item in items:
-            if all(self.env.has_derivative(n) for n in derivatives_named(item)):
+        items = tuple(i for i in items if all(self.env.has_derivative(n) for n in derivatives_named(i)))
+        names = {n for i in items for n in derivatives_named(i)}
+        names |= {stmt.unless for i in items for stmt in i if stmt.unless not in (None, "first")}  # type: ignore[misc]
+        if not [n for n in sorted(names) if self.env.inactive(n) is not None]:  # (all checks made here, up front)
+            for item in items:
                 self.run_item(item)
+            return
+        # runtime activity: an item may be skipped at run time, so the old derivative is
+        # scaled by `beta` first and every `first(beta)` is 1 (the same sum)
+        scaling = tuple(i for i in items if all(stmt.unless == "first" for stmt in i))
+        for item in scaling:
+            self.run_checked(item)
+        self.first_used = True
+        for item in items:
+            if item not in scaling:
+                self.run_checked(item)
+
+    def run_checked(self, item: Item) -> None:
+        """`item`, skipped at run time when an array it differentiates has its primal
+        as derivative memory (inactive: nothing flows into or out of it)."""
+        skip: Value | None = None
+        for name in sorted(derivatives_named(item)):
+            skip = either(self.b, skip, self.env.inactive(name))
+        if skip is None:
+            self.run_item(item)
+        elif all(stmt.kind == "add" and self.env.inactive(stmt.target) is None for stmt in item):  # type: ignore[arg-type]
+            self.masked_by = skip  # reads only, into registers: the sums it adds are masked instead
+            self.run_item(item)
+            self.masked_by = None
+        else:
+            self.run_if(self.b.xor(skip, ConstantInt(I1, 1), "rt.active"), item)
+
+    def run_if(self, cond: Value, item: Item) -> None:
+        with self.b.if_then(cond):
+            self.run_item(item)
+        assert self.b.block is not None
+        self.env.continued_in(self.b.block)
 
     def run_item(self, item: Item) -> None:
         env = self.env
@@ -91,6 +135,9 @@ class Evaluator:
             if stmt.unless == "first" and self.first_used:
                 continue
             if stmt.unless not in (None, "first") and env.has_derivative(stmt.unless):  # type: ignore[arg-type]
+                inactive = env.inactive(stmt.unless)  # type: ignore[arg-type]
+                if inactive is not None:  # runtime activity: the derivative is absent at run time
+                    self.run_if(inactive, (stmt,))
                 continue
             self.statement(stmt)
         free = declare(env.module, "free")
@@ -102,7 +149,8 @@ class Evaluator:
         if stmt.kind == "tmp":
             self.temps[stmt.target] = self.temporary(stmt)  # type: ignore[index]
         elif stmt.kind == "add":
-            self.env.add_derivative(stmt.target, self.float_value(self.expr(stmt.expr)))  # type: ignore[arg-type]
+            value = self.float_value(self.expr(stmt.expr))  # type: ignore[arg-type]
+            self.env.add_derivative(stmt.target, masked_read(self.b, self.masked_by, value))  # type: ignore[arg-type]
         else:
             self.expr(stmt.expr)  # type: ignore[arg-type]
 

@@ -26,12 +26,13 @@ from dataclasses import dataclass, field
 from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import CallBase
 from enzc.ir.libc import declare
-from enzc.ir.module import Module
-from enzc.ir.types import I8, I32, I64, FloatType
+from enzc.ir.module import BasicBlock, Module
+from enzc.ir.types import I8, I32, I64, FloatType, PointerType
 from enzc.ir.values import Value
 
 from enzc.ad.analysis.calls import CallKind, classify
 from enzc.ad.analysis.gradient_state import GradientState
+from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.diagnostics import ADError
 from enzc.ad.rules.blas_calls import Array, Known
 from enzc.ad.rules.blas_dsl import derivatives_named, primals_named
@@ -98,6 +99,7 @@ class _Env:
         self.b: IRBuilder = gu.b
         self.module: Module = gu.module
         self._dret: Value | None = None
+        self._inactive: dict[str, Value | None] = {}
 
     def _arg(self, name: str) -> Value:
         i = self.blas.arg_index(name)
@@ -155,6 +157,19 @@ class _Env:
 
     def error(self, what: str, hint: str | None = None) -> ADError:
         return self.gu.error(self.call, what, hint)
+
+    def inactive(self, name: str) -> Value | None:
+        if name not in self._inactive:
+            i = self.blas.arg_index(name)
+            arg = self.call.args[i] if i is not None else None
+            self._inactive[name] = None if not self.gu.runtime_activity or arg is None \
+                or not isinstance(arg.type, PointerType) \
+                or not self.gu.activity.has_shadow(arg) \
+                else inactive_at_run_time(self.gu, self.b, self.shadow(name), arg, reverse=True)
+        return self._inactive[name]
+
+    def continued_in(self, block: BasicBlock) -> None:
+        pass  # reverse blocks are found by the builder's position, not by a map
 
 
 def _looked_up(gu: GradientState, stride):
@@ -240,6 +255,8 @@ def reverse_blas_call(gu: GradientState, call: CallBase) -> None:
     tape = gu.blas_tapes.get(call)
     assert isinstance(tape, BlasTape), "forward_blas_call runs first"
     env = _Env(gu, call, blas, tape)
+    if gu.runtime_activity and gu.has_adjoint(call):
+        env.result_adjoint()  # taken before any run-time check branches (items share it)
     Evaluator(env).run(rule.reverse_items)
     free = declare(gu.module, "free")
     for cache in tape.caches.values():

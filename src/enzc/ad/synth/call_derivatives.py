@@ -56,7 +56,8 @@ def callee_signature(gu: GradientUtils, call: CallBase) -> Signature:
             args.append(ArgActivity.CONST)
     shadow_return = carries_pointer(call.type) and gu.activity.has_shadow(call)
     return Signature(tuple(args), gu.has_adjoint(call) or shadow_return, stable_args(gu, call),
-                     parallel=gu.parallel, distinct=gu.memory.distinct_pairs(list(call.args)))
+                     parallel=gu.parallel, distinct=gu.memory.distinct_pairs(list(call.args)),
+                     runtime_activity=gu.runtime_activity)
 
 
 def stable_args(gu: GradientUtils, call: CallBase) -> frozenset[int]:

@@ -86,6 +86,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     gu.split = split
     gu.stable_args = sig.stable
     gu.parallel = sig.parallel
+    gu.runtime_activity = sig.runtime_activity
     gu.distinct_args = sig.distinct
     cache = CacheManager(gu)
     planner = Planner(gu, cache)

@@ -39,10 +39,12 @@ from enzc.ad.analysis.annotations import forward_derivative_of
 from enzc.ad.analysis.calls import CallKind, callee_name, classify
 from enzc.ad.analysis.mpi import float_transfer
 from enzc.ad.analysis.openmp import is_fork
+from enzc.ad.analysis.runtime_activity import checked_write, either, inactive_at_run_time, masked_length, masked_read
 from enzc.ad.memory.fnptr import function_of_pointer, reachable_definitions
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.derived import start_derived
+from enzc.ad.synth.forward_arith import ARITHMETIC_TANGENTS
 from enzc.ad.synth.forward_blas import forward_blas
 from enzc.ad.synth.forward_error import ARITHMETIC, arithmetic_error, reject_in_error_mode, rule_call_error
 from enzc.ad.synth.gradient_utils import GradientUtils
@@ -91,6 +93,7 @@ def build_forward(derivatives: Derivatives, fn: Function, fd: ForwardDerivative)
                               types=derivatives.types)
     gu.derivatives = derivatives
     gu.parallel = fd.signature.parallel
+    gu.runtime_activity = fd.signature.runtime_activity
     if width > 1 and any(isinstance(v, Constant) for v in gu.activity.shadowed):
         raise gu.error(None, "a global with a shadow (!enzyme_shadow) cannot take several tangents at once",
                        "call __enzyme_fwddiff once per direction instead of enzyme_width")
@@ -212,7 +215,8 @@ class _Tangents:
             return
         shadow = gu.shadow(inst.ptr)
         self.b.position_after(self.new(inst))  # type: ignore[arg-type]
-        self.b.store(self.tangent(inst.value), shadow, align=inst.align)
+        target, _ = checked_write(gu, self.b, shadow, inst.ptr, inst.value.type)
+        self.b.store(self.tangent(inst.value), target, align=inst.align)
 
     def _atomic(self, inst: AtomicRMW) -> None:
         """`#pragma omp atomic`: the tangent is added to the shadow atomically too."""
@@ -221,9 +225,11 @@ class _Tangents:
             return
         self.b.position_after(self.new(inst))  # type: ignore[arg-type]
         d = self.tangent(inst.value)
-        old = self.b.atomic_rmw(inst.operation, self.gu.shadow(inst.ptr), d, inst.ordering, "d.old", inst.align)
+        shadow = self.gu.shadow(inst.ptr)
+        target, inactive = checked_write(self.gu, self.b, shadow, inst.ptr, inst.type)
+        old = self.b.atomic_rmw(inst.operation, target, d, inst.ordering, "d.old", inst.align)
         if self.active(inst):
-            self.t[inst] = old
+            self.t[inst] = masked_read(self.b, inactive, old)
 
     # -- calls -------------------------------------------------------------------------------
     def _call(self, call: CallBase) -> None:
@@ -290,12 +296,15 @@ class _Tangents:
         if total is not None:
             self.t[call] = total
 
-    def _memset_shadow(self, dst: Value, length: Value) -> None:
+    def _memset_shadow(self, dst: Value, length: Value, skip: Value | None = None) -> None:
+        """Zero `dst`'s shadow over `length` bytes (not where run-time flag `skip` is true)."""
         memset = declare(self.gu.module, "llvm.memset.p0.i64")
         n = self.new(length)
         if n.type != I64:
             n = self.b.zext(n, I64, "n")
-        self.b.call(memset, [self.gu.shadow(dst), ConstantInt(I8, 0), n, ConstantInt(I1, 0)])
+        shadow = self.gu.shadow(dst)
+        n = masked_length(self.b, either(self.b, inactive_at_run_time(self.gu, self.b, shadow, dst), skip), n)
+        self.b.call(memset, [shadow, ConstantInt(I8, 0), n, ConstantInt(I1, 0)])
 
     def _memcpy(self, call: CallBase) -> None:
         gu = self.gu
@@ -311,8 +320,14 @@ class _Tangents:
             return
         nc = self.new(call)
         assert isinstance(nc, CallBase)
-        args = [gu.shadow(dst), gu.shadow(src), *[self.new(a) for a in call.args[2:]]]
-        self.b.call(nc.callee, args, fn_type=nc.function_type)
+        d_dst, d_src = gu.shadow(dst), gu.shadow(src)
+        dst_inactive = inactive_at_run_time(gu, self.b, d_dst, dst)
+        src_inactive = inactive_at_run_time(gu, self.b, d_src, src)
+        n, *rest = [self.new(a) for a in call.args[2:]]
+        self.b.call(nc.callee, [d_dst, d_src, masked_length(self.b, either(self.b, dst_inactive, src_inactive), n),
+                                *rest], fn_type=nc.function_type)
+        if src_inactive is not None:  # copied from inactive memory: the destination's tangent is 0
+            self._memset_shadow(dst, call.args[2], skip=self.b.not_(src_inactive, "rt.src.active"))
 
     def _free_shadow(self, call: CallBase) -> None:
         """A freed block with a shadow: free the shadow with it."""
@@ -323,8 +338,11 @@ class _Tangents:
         self._after(call)
         nc = self.new(call)
         assert isinstance(nc, CallBase)
-        self.b.call(nc.callee, [gu.shadow(call.args[0]), *[self.new(a) for a in call.args[1:]]],
-                    fn_type=nc.function_type)
+        shadow = gu.shadow(call.args[0])
+        inactive = inactive_at_run_time(gu, self.b, shadow, call.args[0])
+        if inactive is not None:  # the primal's own block: freed by the primal call already
+            shadow = self.b.select(inactive, self.b.const_null(shadow.type), shadow, "rt.free")
+        self.b.call(nc.callee, [shadow, *[self.new(a) for a in call.args[1:]]], fn_type=nc.function_type)
 
     def _unknown(self, call: CallBase) -> None:
         gu = self.gu
@@ -446,7 +464,8 @@ class _Tangents:
         self.enter_lane(here)
         active_return = self.active(call) or (carries_pointer(call.type) and gu.activity.has_shadow(call))
         assert gu.derivatives is not None
-        sig = Signature(tuple(classes), active_return, width=len(self.lanes), parallel=gu.parallel, error=self.error)
+        sig = Signature(tuple(classes), active_return, width=len(self.lanes), parallel=gu.parallel,
+                        runtime_activity=gu.runtime_activity, error=self.error)
         nc = self.new(call)
         assert isinstance(nc, CallBase)
         b = self.b
@@ -518,67 +537,7 @@ class _ForwardEnv:
         return None
 
 
-# -- arithmetic ----------------------------------------------------------------------------------
-
-
-def _sum(fw: _Tangents, terms: list[Value], name: str) -> Value | None:
-    total: Value | None = None
-    for t in terms:
-        total = t if total is None else fw.b.fadd(total, t, name)
-    return total
-
-
-def _fadd(fw: _Tangents, inst: Instruction) -> Value | None:
-    return _sum(fw, [fw.tangent(o) for o in inst.operands[:2] if fw.has_tangent(o)], "d.add")
-
-
-def _fsub(fw: _Tangents, inst: Instruction) -> Value | None:
-    a, c = inst.operand(0), inst.operand(1)
-    if fw.has_tangent(a) and fw.has_tangent(c):
-        return fw.b.fsub(fw.tangent(a), fw.tangent(c), "d.sub")
-    if fw.has_tangent(a):
-        return fw.tangent(a)
-    return fw.b.fneg(fw.tangent(c), "d.sub") if fw.has_tangent(c) else None
-
-
-def _fmul(fw: _Tangents, inst: Instruction) -> Value | None:
-    a, c = inst.operand(0), inst.operand(1)
-    terms = []
-    if fw.has_tangent(a):
-        terms.append(fw.b.fmul(fw.tangent(a), fw.new(c), "d.mul"))
-    if fw.has_tangent(c):
-        terms.append(fw.b.fmul(fw.new(a), fw.tangent(c), "d.mul"))
-    return _sum(fw, terms, "d.mul")
-
-
-def _fdiv(fw: _Tangents, inst: Instruction) -> Value | None:
-    """d(a/c) = (da - (a/c) dc) / c."""
-    a, c = inst.operand(0), inst.operand(1)
-    b = fw.b
-    num = fw.tangent(a) if fw.has_tangent(a) else None
-    if fw.has_tangent(c):
-        q = b.fmul(fw.new(inst), fw.tangent(c), "d.q")
-        num = b.fsub(num, q, "d.num") if num is not None else b.fneg(q, "d.num")
-    return b.fdiv(num, fw.new(c), "d.div") if num is not None else None
-
-
-def _frem(fw: _Tangents, inst: Instruction) -> Value | None:
-    """d(a rem c) = da - trunc(a/c) dc."""
-    from enzc.ad.rules.dsl import intrinsic
-
-    a, c = inst.operand(0), inst.operand(1)
-    b = fw.b
-    d = fw.tangent(a) if fw.has_tangent(a) else None
-    if fw.has_tangent(c):
-        q = b.fdiv(fw.new(a), fw.new(c), "q")
-        tq = b.call(intrinsic(fw.gu.module, "trunc", q.type, []), [q], "q.trunc")
-        term = b.fmul(tq, fw.tangent(c), "d.rem")
-        d = b.fsub(d, term, "d.rem") if d is not None else b.fneg(term, "d.rem")
-    return d
-
-
-def _fneg(fw: _Tangents, inst: Instruction) -> Value | None:
-    return fw.b.fneg(fw.tangent(inst.operand(0)), "d.neg") if fw.has_tangent(inst.operand(0)) else None
+# -- moves -----------------------------------------------------------------------------------------
 
 
 def _same_op(fw: _Tangents, inst: Instruction) -> Value | None:
@@ -619,16 +578,12 @@ def _load(fw: _Tangents, inst: Instruction) -> Value | None:
         return None
     shadow = fw.gu.shadow(inst.ptr)
     fw.b.position_after(fw.new(inst))  # type: ignore[arg-type]
-    return fw.b.load(inst.type, shadow, "d." + fw.gu.label(inst), align=inst.align)
+    d = fw.b.load(inst.type, shadow, "d." + fw.gu.label(inst), align=inst.align)
+    return masked_read(fw.b, inactive_at_run_time(fw.gu, fw.b, shadow, inst.ptr), d)
 
 
 _HANDLERS = {
-    "fadd": _fadd,
-    "fsub": _fsub,
-    "fmul": _fmul,
-    "fdiv": _fdiv,
-    "frem": _frem,
-    "fneg": _fneg,
+    **ARITHMETIC_TANGENTS,
     "freeze": _same_op,
     "fpext": _cast,
     "fptrunc": _cast,

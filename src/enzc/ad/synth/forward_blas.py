@@ -13,10 +13,11 @@ from typing import Protocol
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import CallBase
-from enzc.ir.module import Module
-from enzc.ir.types import FloatType
+from enzc.ir.module import BasicBlock, Module
+from enzc.ir.types import FloatType, PointerType
 from enzc.ir.values import Value
 
+from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.diagnostics import ADError
 from enzc.ad.rules.blas_calls import Array, Known
 from enzc.ad.rules.blas_eval import Evaluator
@@ -49,6 +50,7 @@ class _Env:
         self.b: IRBuilder = fw.b
         self.module: Module = fw.gu.module
         self.scalars: dict[str, Value] | None = None
+        self._inactive: dict[str, Value | None] = {}
 
     def _arg(self, name: str) -> Value:
         i = self.blas.arg_index(name)
@@ -103,6 +105,25 @@ class _Env:
     def error(self, what: str, hint: str | None = None) -> ADError:
         return self.fw.gu.error(self.call, what, hint)
 
+    def inactive(self, name: str) -> Value | None:
+        if name not in self._inactive:
+            i = self.blas.arg_index(name)
+            arg = self.call.args[i] if i is not None else None
+            gu = self.fw.gu
+            self._inactive[name] = None if not gu.runtime_activity or arg is None \
+                or not isinstance(arg.type, PointerType) \
+                or not gu.activity.has_shadow(arg) \
+                else inactive_at_run_time(gu, self.b, self.shadow(name), arg)
+        return self._inactive[name]
+
+    def continued_in(self, block: BasicBlock) -> None:
+        """The primal call now sits in `block`: edges out of its original block leave from there."""
+        gu = self.fw.gu
+        original = self.call.parent
+        assert original is not None
+        gu.value_map[original] = block
+        gu.block_map[block] = original
+
 
 def forward_blas(fw: Tangents, call: CallBase) -> None:
     """The tangent calls of BLAS call `call` for the current lane."""
@@ -117,4 +138,6 @@ def forward_blas(fw: Tangents, call: CallBase) -> None:
         fw.b.position_before(new_call)  # type: ignore[arg-type]
     else:
         fw.b.position_after(new_call)  # type: ignore[arg-type]
+    if gu.runtime_activity and not blas.cblas:
+        env.scalar(blas.routine.params[0].name)  # Fortran scalars loaded before any run-time check branches
     Evaluator(env).run(rule.forward_items)

@@ -141,6 +141,10 @@ class GradientUtils:
         self.stable_args: frozenset[int] = frozenset()
         """Split mode: argument indices whose memory stays unchanged until the reverse."""
         self.parallel = False
+        self.runtime_activity = False
+        """Enzyme's runtime activity (`Signature.runtime_activity`, `runtime_activity`)."""
+        self.runtime_scratch: dict[Type, Value] = {}
+        """Runtime activity: per type, the slot writes through inactive shadows go to."""
         """Run by every thread of an OpenMP team (`Signature.parallel`)."""
         self.private_adjoints: dict[tuple[Value, Type], Alloca] = {}
         """Parallel reverse: thread-private sums of the adjoints of loads from one
@@ -352,6 +356,8 @@ class GradientUtils:
         if isinstance(v, Instruction) and derived_from_null(v):
             return self.new_value(v)  # null + offset (an empty range's end): the shadow of null is null
         if not self.activity.has_shadow(v) and not into_zero_globals(v):
+            if self.runtime_activity:  # runtime activity: the primal stands for "inactive"
+                return self.new_value(v)
             raise self.error(v if isinstance(v, Instruction) else user,
                              f"pointer {_spelling(v)} needs a shadow but does not point into memory "
                              "the AD tracks (mixed active and inactive pointers)",

@@ -70,6 +70,10 @@ def check_mpi(gu: GradientUtils, call: CallBase) -> None:
     act = gu.activity
     t = transfer_of(call)
     touches = any(act.has_shadow(a) or a in act.varied for a in call.args)
+    if touches and gu.runtime_activity:
+        raise gu.error(call, f"cannot differentiate '{name}' with runtime activity (enzyme_runtime_activity): "
+                             "its buffers' shadows are not checked at run time",
+                       "differentiate MPI code without runtime activity, passing real shadow buffers")
     if t is None:
         floats = any(handle_name(a) in FLOAT_DATATYPES for a in call.args)  # e.g. an MPI_Irecv of doubles
         if touches or floats:

@@ -35,6 +35,7 @@ from enzc.ir.values import Value
 from enzc.ad.analysis.activity import carries_float, float_leaves
 from enzc.ad.analysis.memory_facts import is_fresh_allocation, underlying_objects
 from enzc.ad.analysis.omp_disjoint import IterationDisjoint, invariant_address
+from enzc.ad.analysis.runtime_activity import checked_write, masked_read
 from enzc.ad.synth.adjoint_zero import adjoint_zero
 from enzc.ad.synth.gradient_utils import GradientUtils
 
@@ -63,11 +64,12 @@ def _disjoint(gu: GradientUtils) -> IterationDisjoint:
 
 
 def accumulate_shadow(gu: GradientUtils, load: Instruction, shadow: Value, ty: Type, delta: Value,
-                      align: int | None) -> None:
-    """`*shadow += delta` for the reverse of `load`, atomic where threads may meet."""
+                      align: int | None, private: bool = True) -> None:
+    """`*shadow += delta` for the reverse of `load`, atomic where threads may meet
+    (`private`: through a per-thread sum when the address allows, see below)."""
     if not needs_atomic(gu, load):
         gu.accumulate(shadow, ty, delta, align)
-    elif _privately_summed(gu, load, ty):
+    elif private and _privately_summed(gu, load, ty):
         gu.accumulate(private_sum(gu, load.operand(0), ty), ty, delta)
     else:
         atomic_accumulate(gu, shadow, ty, delta, align)
@@ -158,8 +160,9 @@ def reverse_atomic(gu: GradientUtils, inst: Instruction) -> None:
         return
     b = gu.b
     shadow = gu.lookup(gu.shadow(inst.ptr))
+    shadow, inactive = checked_write(gu, b, shadow, inst.ptr, inst.type, reverse=True)
     if gu.has_adjoint(inst.value):
-        seen = b.load(inst.type, shadow, "d.atomic", align=inst.align)
+        seen = masked_read(b, inactive, b.load(inst.type, shadow, "d.atomic", align=inst.align))
         gu.add_adjoint(inst.value, seen if inst.operation == "fadd" else b.fneg(seen, "d.neg"))
     if gu.has_adjoint(inst):
         d_old = gu.take_adjoint(inst)

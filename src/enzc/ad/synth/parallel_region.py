@@ -78,7 +78,8 @@ def outlined_signature(gu: GradientUtils, call: CallBase) -> Signature:
     stable = frozenset(i + shift for i in stable_args(gu, call) if i >= CAPTURES_START)
     distinct = frozenset((i + shift, j + shift) for i, j in gu.memory.distinct_pairs(list(call.args))
                          if i >= CAPTURES_START and j >= CAPTURES_START)
-    return Signature(tuple(classes), False, stable, distinct=distinct, parallel=True)
+    return Signature(tuple(classes), False, stable, distinct=distinct, parallel=True,
+                     runtime_activity=gu.runtime_activity)
 
 
 def _captures(call: CallBase) -> tuple[Value, ...]:
@@ -186,7 +187,7 @@ def forward_mode_fork(gu: GradientUtils, call: CallBase, tangent: Callable[[Valu
     if ArgActivity.DUP not in classes or gu.derivatives is None:
         primal_fork(gu, nc)
         return
-    sig = Signature(tuple(classes), False, parallel=True)
+    sig = Signature(tuple(classes), False, parallel=True, runtime_activity=gu.runtime_activity)
     fd = gu.derivatives.forward(outlined, sig)
     b = IRBuilder()
     b.position_before(nc)

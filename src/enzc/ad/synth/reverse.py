@@ -16,13 +16,14 @@ from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import Alloca, CallBase, Instruction, Load, Store
 from enzc.ir.libc import declare
 from enzc.ir.module import Function, GlobalVariable
-from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, IntType, PointerType, VectorType
+from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, InlineAsm, Use, Value
 
 from enzc.ad.analysis.activity import carries_float
 from enzc.ad.analysis.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global
 from enzc.ad.analysis.memory_facts import into_zero_globals, underlying_object
+from enzc.ad.analysis.runtime_activity import checked_write, inactive_at_run_time, masked_length, masked_read
 from enzc.ad.analysis.uses import reaches
 from enzc.ad.memory.heap import reverse_allocation
 from enzc.ad.memory.memtypes import memcpy_adjoint
@@ -242,7 +243,8 @@ def _load(gu: GradientUtils, inst: Instruction) -> None:
         return  # a pointer load: its shadow is loaded in the forward pass
     d = gu.take_adjoint(inst)
     shadow = gu.lookup(gu.shadow(inst.ptr))
-    accumulate_shadow(gu, inst, shadow, inst.type, d, inst.align)
+    target, inactive = checked_write(gu, gu.b, shadow, inst.ptr, inst.type, reverse=True)
+    accumulate_shadow(gu, inst, target, inst.type, d, inst.align, private=inactive is None)
 
 
 def _store(gu: GradientUtils, inst: Instruction) -> None:
@@ -254,9 +256,10 @@ def _store(gu: GradientUtils, inst: Instruction) -> None:
         return
     b = gu.b
     shadow = gu.lookup(gu.shadow(inst.ptr))
-    old = b.load(value.type, shadow, "d.mem", align=inst.align)
-    b.store(b.const_zero(value.type), shadow, align=inst.align)
-    gu.add_adjoint(value, old)
+    target, inactive = checked_write(gu, b, shadow, inst.ptr, value.type, reverse=True)
+    old = b.load(value.type, target, "d.mem", align=inst.align)
+    b.store(b.const_zero(value.type), target, align=inst.align)
+    gu.add_adjoint(value, masked_read(b, inactive, old))
 
 
 def check_store_forward(gu: GradientUtils, inst: Store) -> None:
@@ -269,7 +272,7 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
         nv = gu.new_value(inst)
         b = IRBuilder()
         b.position_after(nv)  # type: ignore[arg-type]
-        b.store(sv, sp, align=inst.align)
+        _store_shadow_pointer(gu, b, sv, sp, ptr, value.type, inst.align)
         return
     if isinstance(value.type, PointerType) and act.has_shadow(ptr) and not act.has_shadow(value):
         check_unshadowed_pointer_store(gu, inst)
@@ -287,6 +290,13 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
                              "(not a local variable, heap block or enzyme_dup argument it can follow)",
                        "pass that memory as an argument with enzyme_dup, or keep the value local")
     # Integer stores of floating data were given their real type or rejected by `intfloat`.
+
+
+def _store_shadow_pointer(gu: GradientUtils, b: IRBuilder, shadow_value: Value, shadow_ptr: Value, ptr: Value,
+                          ty: Type, align: int | None) -> None:
+    """Forward pass: `*shadow_ptr = shadow_value` (under runtime activity not into the
+    primal memory when `shadow_ptr` is `ptr`'s own)."""
+    b.store(shadow_value, checked_write(gu, b, shadow_ptr, ptr, ty)[0], align=align)
 
 
 def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
@@ -309,6 +319,11 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
         b = IRBuilder()
         b.position_after(gu.new_value(inst))  # type: ignore[arg-type]
         b.store(gu.shadow(value), gu.shadow(inst.ptr), align=inst.align)
+        return
+    if gu.runtime_activity:  # the primal pointer as its own shadow: "inactive", checked where it is used
+        b = IRBuilder()
+        b.position_after(gu.new_value(inst))  # type: ignore[arg-type]
+        _store_shadow_pointer(gu, b, gu.new_value(value), gu.shadow(inst.ptr), inst.ptr, value.type, inst.align)
         return
     target = underlying_object(inst.ptr)
     if isinstance(target, Alloca) and not _passed_to_active_call(gu, target):
@@ -427,7 +442,11 @@ def _length(gu: GradientUtils, length: Value) -> Value:
 
 def _zero_shadow(gu: GradientUtils, dst: Value, length: Value) -> None:
     """The reverse of overwriting memory with inactive data: its adjoint is dropped."""
-    gu.b.call(declare(gu.module, "llvm.memset.p0.i64"), [gu.lookup(gu.shadow(dst)), ConstantInt(I8, 0), _length(gu, length), ConstantInt(I1, 0)])
+    b = gu.b
+    shadow = gu.lookup(gu.shadow(dst))
+    inactive = inactive_at_run_time(gu, b, shadow, dst, reverse=True)
+    n = masked_length(b, inactive, _length(gu, length))
+    b.call(declare(gu.module, "llvm.memset.p0.i64"), [shadow, ConstantInt(I8, 0), n, ConstantInt(I1, 0)])
 
 
 def _unknown_call(gu: GradientUtils, inst: CallBase, name: str | None) -> None:

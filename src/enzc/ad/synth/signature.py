@@ -46,6 +46,9 @@ class Signature:
     parallel: bool = False
     """Run by every thread of an OpenMP team (an outlined parallel region and what
     it calls): adjoints go into shared memory atomically (`parallel_adjoints`)."""
+    runtime_activity: bool = False
+    """Enzyme's runtime activity (`enzyme_runtime_activity`): a shadow equal to its
+    primal means inactive memory, checked at run time (`runtime_activity`)."""
     error: bool = False
     """Forward mode carrying error estimates instead of tangents
     (`__enzyme_error_estimate`, `forward_error`)."""

@@ -11,11 +11,19 @@ point at one `int` member of a struct).
 
 Names that carry no type (`omnipotent char`, unions, enums spelled as mangled
 names, `any pointer` beyond being a pointer) contribute nothing.
+
+Both of LLVM's formats are read. The classic one (what clang emits by default):
+type nodes `!{!"name", !member, i64 offset, ...}` (a scalar: `!{!"int", !parent,
+i64 0}`), tags `!{base, access, i64 offset[, i64 const]}`. The size-aware one
+(`-Xclang -new-struct-path-tbaa`): type nodes `!{!parent, i64 size, !"name",
+(!member, i64 offset, i64 size)*}`, tags `!{base, access, i64 offset, i64 size[,
+i64 immutable]}`; there a member larger than its type is an array of it.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Iterator
 
 from enzc.ir.metadata import Metadata, MDRaw, MDRef, MDString, MDTuple, MDValue
@@ -46,6 +54,19 @@ _POINTER_RE = re.compile(r"(?:any )?p(\d+) (.+)")
 _ANY_PN_RE = re.compile(r"any p\d+ pointer")
 
 _MAX_STRUCT_DEPTH = 8
+_MAX_ARRAY_ELEMENTS = 64
+"""Elements of an array member typed one by one (the rest stay unknown)."""
+
+
+@dataclass(frozen=True)
+class TypeNode:
+    """A TBAA type node in either format."""
+
+    name: str | None
+    members: tuple[tuple[Metadata | None, int | None, int | None], ...]
+    """(type node, offset, size) of each member; the size is None in the classic
+    format (and a scalar's parent is its member at offset 0 there)."""
+    size: int | None = None
 
 
 class TBAAReader:
@@ -91,6 +112,26 @@ class TBAAReader:
         return None
 
     # -- type nodes ------------------------------------------------------------------
+    def type_node(self, md: Metadata | None) -> TypeNode | None:
+        """The type node `md` names, in either format (None: not a type node)."""
+        ops = self.operands(md)
+        if not ops:
+            return None
+        name = self.string(ops[0])
+        if name is not None:  # classic: !{!"name", !member, i64 offset, ...}
+            return TypeNode(name, tuple((ops[i], self.integer(ops[i + 1]), None)
+                                        for i in range(1, len(ops) - 1, 2)))
+        if len(ops) >= 3 and (name := self.string(ops[2])) is not None:  # size-aware
+            return TypeNode(name, tuple((ops[i], self.integer(ops[i + 1]), self.integer(ops[i + 2]))
+                                        for i in range(3, len(ops) - 2, 3)), self.integer(ops[1]))
+        return None
+
+    def access_type_name(self, tag_md: Metadata | None) -> str | None:
+        """The name of the scalar type an access tag says is accessed."""
+        ops = self.operands(tag_md)
+        access = self.type_node(ops[1]) if len(ops) >= 3 else None
+        return access.name if access is not None else None
+
     def type_layout(self, node_md: Metadata | None, depth: int = 0) -> TypeTree:
         """The memory tree of an object of the TBAA type `node_md`, at offset 0."""
         node = self.resolve(node_md)
@@ -100,25 +141,30 @@ class TBAAReader:
         cached = self._layouts.get(key)
         if cached is not None:
             return cached
-        ops = self.operands(node)
-        name = self.string(ops[0]) if ops else None
+        info = self.type_node(node)
         tree = TypeTree()
-        if name is not None:
-            scalar = scalar_tree(name)
+        if info is not None and info.name is not None:
+            scalar = scalar_tree(info.name, info.size if info.name in _INT_SIZES else None)
             if scalar is not None:
                 tree = scalar
-            elif len(ops) >= 3 and not _is_root_like(name):
-                members: dict[Path, BaseType] = {}
-                for i in range(1, len(ops) - 1, 2):
-                    offset = self.integer(ops[i + 1])
-                    if offset is None:
-                        continue
-                    sub = self.type_layout(ops[i], depth + 1).shift(offset)
-                    for p, t in sub.items():
-                        members[p] = members[p].join(t) if p in members else t
-                tree = TypeTree(members)
+            elif info.members and not _is_root_like(info.name):
+                tree = self._members_layout(info, depth)
         self._layouts[key] = tree
         return tree
+
+    def _members_layout(self, info: TypeNode, depth: int) -> TypeTree:
+        members: dict[Path, BaseType] = {}
+        for member, offset, size in info.members:
+            if offset is None:
+                continue
+            sub = self.type_layout(member, depth + 1)
+            element = self.type_node(member)
+            step = element.size if element is not None else None
+            count = size // step if size and step and size > step and size % step == 0 else 1
+            for k in range(min(count, _MAX_ARRAY_ELEMENTS)):
+                for p, t in sub.shift(offset + k * (step or 0)).items():
+                    members[p] = members[p].join(t) if p in members else t
+        return TypeTree(members)
 
     def access_tree(self, tag_md: Metadata | None, access_size: int | None = None) -> TypeTree:
         """Memory tree at the accessed pointer for a `!tbaa` access tag.
@@ -131,7 +177,10 @@ class TBAAReader:
         if len(ops) < 3:
             return TypeTree()
         offset = self.integer(ops[2]) or 0
-        access_name = self.string(self.operands(ops[1])[0]) if self.operands(ops[1]) else None
+        access_name = self.access_type_name(tag_md)
+        base = self.type_node(ops[0])
+        if access_size is None and base is not None and base.size is not None and len(ops) >= 4:
+            access_size = self.integer(ops[3])  # size-aware tags say how many bytes they touch
         tree = TypeTree()
         if access_name is not None:
             scalar = scalar_tree(access_name, access_size)

@@ -1,7 +1,8 @@
-// Diagnostic: the bits of an active double copied into an integer and passed to a
-// function that is not inlined (Enzyme's subdoublestore test). The integer carries no
-// adjoint, so differentiating on would give 0 instead of 1: the build must stop at
-// the reinterpretation.
+// Diagnostic: the bits of an active double copied into an integer, changed by integer
+// arithmetic (one ulp up: the next double, whose derivative is 1) and passed to a
+// function that is not inlined. Integer arithmetic carries no adjoint, so
+// differentiating on would give 0 instead of 1: the build must stop at the
+// reinterpretation.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@ __attribute__((noinline)) unsigned long long *store_bits(unsigned long long bits
 double f(double x) {
     unsigned long long bits;
     memcpy(&bits, &x, sizeof bits); /* DIAG-LINE */
-    double *p = (double *)store_bits(bits);
+    double *p = (double *)store_bits(bits + 1);
     double y = *p;
     free(p);
     return y;
