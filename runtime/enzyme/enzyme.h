@@ -48,6 +48,9 @@ extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out, enzyme_width,
 double __enzyme_autodiff(void *fn, ...);
 /* Forward mode: returns the tangent of fn's result. */
 double __enzyme_fwddiff(void *fn, ...);
+/* Forward error estimation: each floating argument followed by its error; returns the
+ * estimated error of fn's result (docs/c-api.md, "Error estimation"). */
+double __enzyme_error_estimate(void *fn, ...);
 /* Split reverse mode: the forward pass, returning the tape ... */
 void *__enzyme_augmentfwd(void *fn, ...);
 /* ... and the reverse pass that consumes it. */
@@ -63,6 +66,7 @@ void *__enzyme_virtualreverse(void *fn);
 /* Typed C++ forms: declared only; their mangled names contain the entry point's. */
 template <typename Return, typename... Args> Return __enzyme_autodiff(void *fn, Args... args);
 template <typename Return, typename... Args> Return __enzyme_fwddiff(void *fn, Args... args);
+template <typename Return, typename... Args> Return __enzyme_error_estimate(void *fn, Args... args);
 template <typename Return, typename... Args> Return __enzyme_augmentfwd(void *fn, Args... args);
 template <typename Return, typename... Args> Return __enzyme_reverse(void *fn, Args... args);
 #endif

@@ -33,6 +33,7 @@ from enzc.ir.values import ConstantExpr, ConstantInt, MetadataOperand, Value
 from enzc.ad.analysis.activity import ArgActivity, carries_float
 from enzc.ad.analysis.memory_facts import distinct_pairs, objects_may_alias
 from enzc.ad.diagnostics import ad_error
+from enzc.ad.fwdsplit import check_fwdsplit
 from enzc.ad.synth.derivatives import DerivativeCache
 from enzc.ad.synth.signature import Signature, out_types
 from enzc.ad.typeanalysis.offsets import parse_type_prefix
@@ -42,6 +43,8 @@ FORWARD_MARK = "__enzyme_fwddiff"
 AUGMENT_MARK = "__enzyme_augmentfwd"
 SPLIT_REVERSE_MARK = "__enzyme_reverse"
 VIRTUAL_REVERSE_MARK = "__enzyme_virtualreverse"
+ERROR_ESTIMATE_MARK = "__enzyme_error_estimate"
+FWDSPLIT_MARK = "__enzyme_fwdsplit"
 
 
 class EntryKind(Enum):
@@ -51,12 +54,20 @@ class EntryKind(Enum):
     """Combined reverse mode: the derivatives of the `out` arguments."""
     FORWARD = FORWARD_MARK
     """Forward mode: the tangent of the result."""
+    ERROR_ESTIMATE = ERROR_ESTIMATE_MARK
+    """Forward mode carrying error estimates (`synth/forward_error.py`): the result's error."""
+    FWDSPLIT = FWDSPLIT_MARK
+    """Forward split mode: the tangent only, for functions that need no tape (`fwdsplit`)."""
     AUGMENT = AUGMENT_MARK
     """Split reverse mode, first half: runs f, returns the tape."""
     SPLIT_REVERSE = SPLIT_REVERSE_MARK
     """Split reverse mode, second half: takes the tape, returns like REVERSE."""
     VIRTUAL_REVERSE = VIRTUAL_REVERSE_MARK
     """The shadow of a function (a pointer to its {augmented, reverse} pair)."""
+
+
+FORWARD_KINDS = (EntryKind.FORWARD, EntryKind.ERROR_ESTIMATE, EntryKind.FWDSPLIT)
+"""Entry points lowered to a forward derivative (`fwddiffe_f` / `fwderror_f`)."""
 
 
 def entry_kind(fn: Function | None) -> EntryKind | None:
@@ -146,7 +157,7 @@ class CallSiteLowering:
         """The entry call's function, signature and arguments. In forward mode a
         `dup` float is followed by its tangent and an unmarked float is `dup`; in
         split mode arguments after f's are kept as `trailing`."""
-        forward = kind is EntryKind.FORWARD
+        forward = kind in FORWARD_KINDS
         args = list(call.args)
         sret = None
         if call.arg_attrs and any(a.startswith("sret") for a in call.arg_attrs[0]):
@@ -172,7 +183,8 @@ class CallSiteLowering:
                 return_primal, pos = True, pos + 1
                 continue
             count = args[pos + 1] if pos + 1 < len(args) else None
-            if not forward or not isinstance(count, ConstantInt) or count.value < 1:
+            if kind not in (EntryKind.FORWARD, EntryKind.FWDSPLIT) or not isinstance(count, ConstantInt) or \
+                    count.value < 1:
                 raise self._error(call, caller, "enzyme_width takes a constant number of tangents, in forward mode "
                                   "(__enzyme_fwddiff)", "write __enzyme_fwddiff((void *)f, enzyme_width, 2, x, dx1, dx2)")
             width, pos = count.value, pos + 2
@@ -211,18 +223,18 @@ class CallSiteLowering:
             classes.append(cls)
         while pos < len(args) and self._marker_name(args[pos]) == RUNTIME_ACTIVITY:
             runtime, pos = True, pos + 1
-        split = kind in (EntryKind.AUGMENT, EntryKind.SPLIT_REVERSE)
+        split = kind in (EntryKind.AUGMENT, EntryKind.SPLIT_REVERSE, EntryKind.FWDSPLIT)
         if pos != len(args) and not split:
             raise self._error(call, caller, f"too many arguments for '{fn.name}' "
                               f"({len(fn.function_type.params)} parameters)")
         ret = fn.function_type.ret
         active_return = (carries_float(ret) and not isinstance(ret, PointerType)) if forward \
             else isinstance(ret, FloatType)
-        if return_primal and kind not in (EntryKind.REVERSE, EntryKind.FORWARD):
+        if return_primal and not (forward or kind is EntryKind.REVERSE):
             raise self._error(call, caller, "enzyme_primal_return is for __enzyme_autodiff and __enzyme_fwddiff",
                               "__enzyme_augmentfwd returns f's result when declared to return {result, tape}")
         sig = Signature(tuple(classes), active_return, return_primal=return_primal and kind is EntryKind.REVERSE,
-                        width=width, runtime_activity=runtime)
+                        width=width, runtime_activity=runtime, error=kind is EntryKind.ERROR_ESTIMATE)
         entry = EntryCall(call, fn, sig, values, sret, args[pos:])
         entry.return_primal = return_primal
         return entry
@@ -235,7 +247,7 @@ class CallSiteLowering:
         asked for goes to a stack slot."""
         t = _sret_type(fn, self.module)
         assert t is not None
-        if kind is not EntryKind.FORWARD:
+        if kind not in FORWARD_KINDS:
             raise self._error(call, caller, f"'{fn.name}' returns a struct through memory (sret): reverse mode "
                               "cannot take its adjoint", "return the result through a pointer argument passed "
                               "with enzyme_dup and its shadow holding the adjoint")
@@ -310,7 +322,9 @@ class CallSiteLowering:
         if kind is not EntryKind.SPLIT_REVERSE:
             self._zero_auto_shadows(b)
         match kind:
-            case EntryKind.FORWARD:
+            case EntryKind.FORWARD | EntryKind.ERROR_ESTIMATE | EntryKind.FWDSPLIT:
+                if kind is EntryKind.FWDSPLIT:
+                    check_fwdsplit(self.module, call, caller, entry.function, entry.trailing)
                 fd = self.derivatives.forward(entry.function, entry.signature)
                 ret, width = entry.function.function_type.ret, entry.signature.width
                 outs = [ret] * width if fd.pair else []

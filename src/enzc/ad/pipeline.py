@@ -25,11 +25,8 @@ from enzc.ad.synth.cache_report import report as cache_report
 from enzc.ad.synth.derivatives import DerivativeCache
 from enzc.ad.synth.preprocess import ITER, iteration_calls
 
-OTHER_MODES = ("__enzyme_fwdsplit",)
-"""Entry points of later issues: a clear error until they are implemented."""
-
 OTHER_BUILTINS = ("__enzyme_context", "__enzyme_shadow", "__enzyme_todense",
-                  "__enzyme_truncate_mem_func", "__enzyme_truncate_op_func", "__enzyme_error_estimate")
+                  "__enzyme_truncate_mem_func", "__enzyme_truncate_op_func")
 """Other Enzyme runtime builtins: without this error they would only fail at link time."""
 
 
@@ -78,7 +75,8 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
                 count += 1
             elif callee is not None and (builtin := _unsupported_builtin(callee.name or "")):
                 raise ad_error(module, inst, caller.name or "?",
-                               f"'{builtin}' is not supported yet (enzc has __enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd/__enzyme_reverse)")
+                               f"'{builtin}' is not supported yet (enzc has __enzyme_autodiff, __enzyme_fwddiff, "
+                               "__enzyme_augmentfwd/__enzyme_reverse, __enzyme_error_estimate, __enzyme_fwdsplit)")
         derivatives.types.forget(caller)  # its entry calls are calls of derivatives now
     lowering.remove_markers()
     count += _settle_iteration_counts(module)
@@ -216,7 +214,7 @@ _GLOBAL_NAME = re.compile(r'@("[^"]*"|[-\w.$]+)')
 
 def _unsupported_builtin(name: str) -> str | None:
     """The Enzyme builtin `name` contains (typed variant, C++ mangling) that enzc does not implement."""
-    return next((builtin for builtin in OTHER_MODES + OTHER_BUILTINS if builtin in name), None)
+    return next((builtin for builtin in OTHER_BUILTINS if builtin in name), None)
 
 
 def _mentions_entry_point(fn: Function) -> bool:

@@ -44,7 +44,9 @@ from enzc.ad.memory.fnptr import function_of_pointer, reachable_definitions
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.derived import start_derived
+from enzc.ad.synth.forward_arith import ARITHMETIC_TANGENTS
 from enzc.ad.synth.forward_blas import forward_blas
+from enzc.ad.synth.forward_error import ARITHMETIC, arithmetic_error, reject_in_error_mode, rule_call_error
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.mpi_calls import check_mpi, forward_mpi, is_mpi
 from enzc.ad.synth.mpi_requests import is_wait
@@ -77,7 +79,7 @@ def forward_type(fn: Function, sig: Signature) -> tuple[FunctionType, bool]:
 
 def declare_forward(module: Module, fn: Function, sig: Signature) -> ForwardDerivative:
     ftype, pair = forward_type(fn, sig)
-    g = module.add_function(f"fwddiffe_{fn.name}", ftype)
+    g = module.add_function(f"{'fwderror' if sig.error else 'fwddiffe'}_{fn.name}", ftype)
     g.linkage.words = ["internal"]
     g.header_suffix = [w for w in fn.header_suffix if w.startswith("personality")]
     return ForwardDerivative(g, sig, pair)
@@ -121,6 +123,8 @@ class _Tangents:
         self.calls_done: set[int] = set()
         """Calls to defined functions: one call serves every lane."""
         self.b = IRBuilder()
+        self.error = fd.signature.error
+        """Error estimates instead of tangents (`forward_error`)."""
 
     @property
     def t(self) -> dict[Value, Value]:
@@ -173,6 +177,8 @@ class _Tangents:
 
     def visit(self, inst: Instruction) -> None:
         gu = self.gu
+        if self.error:
+            reject_in_error_mode(gu, inst)
         if isinstance(inst, Phi):
             if self.active(inst):
                 self.b.position_after_phis(gu.new_block_of(inst.parent))  # type: ignore[arg-type]
@@ -191,7 +197,7 @@ class _Tangents:
             return
         if not self.active(inst):
             return
-        handler = _HANDLERS.get(inst.opcode)
+        handler = arithmetic_error if self.error and inst.opcode in ARITHMETIC else _HANDLERS.get(inst.opcode)
         if handler is None:
             raise gu.error(inst, f"cannot differentiate the instruction '{inst.opcode}' on active values "
                                  "in forward mode",
@@ -277,6 +283,9 @@ class _Tangents:
                                 "use reverse mode (__enzyme_autodiff), or write the real and imaginary parts")
         self._after(call)
         env = _ForwardEnv(self, call)
+        if self.error:
+            self.t[call] = rule_call_error(self, call, rule, env)
+            return
         total: Value | None = None
         for i, arg in enumerate(call.args):
             tree = rule.partial(i)
@@ -354,6 +363,10 @@ class _Tangents:
             raise gu.error(call, "cannot differentiate inline assembly that may be active",
                            "write the computation in C (a builtin or a plain expression), or put the asm in "
                            "a function of its own with a custom derivative (__enzyme_register_gradient_NAME)")
+        if self.error:
+            raise gu.error(call, f"no error estimate for the call to external function '{name}' (no body, no rule)",
+                           "compile its body with enzcc, or mark it inactive (__enzyme_inactivefn) to take its "
+                           "result as exact")
         raise gu.error(call, f"cannot differentiate call to external function '{name}' in forward mode",
                        library_hint(name) or HINT_CUSTOM.format(name=name))
 
@@ -452,7 +465,7 @@ class _Tangents:
         active_return = self.active(call) or (carries_pointer(call.type) and gu.activity.has_shadow(call))
         assert gu.derivatives is not None
         sig = Signature(tuple(classes), active_return, width=len(self.lanes), parallel=gu.parallel,
-                        runtime_activity=gu.runtime_activity)
+                        runtime_activity=gu.runtime_activity, error=self.error)
         nc = self.new(call)
         assert isinstance(nc, CallBase)
         b = self.b
@@ -524,67 +537,7 @@ class _ForwardEnv:
         return None
 
 
-# -- arithmetic ----------------------------------------------------------------------------------
-
-
-def _sum(fw: _Tangents, terms: list[Value], name: str) -> Value | None:
-    total: Value | None = None
-    for t in terms:
-        total = t if total is None else fw.b.fadd(total, t, name)
-    return total
-
-
-def _fadd(fw: _Tangents, inst: Instruction) -> Value | None:
-    return _sum(fw, [fw.tangent(o) for o in inst.operands[:2] if fw.has_tangent(o)], "d.add")
-
-
-def _fsub(fw: _Tangents, inst: Instruction) -> Value | None:
-    a, c = inst.operand(0), inst.operand(1)
-    if fw.has_tangent(a) and fw.has_tangent(c):
-        return fw.b.fsub(fw.tangent(a), fw.tangent(c), "d.sub")
-    if fw.has_tangent(a):
-        return fw.tangent(a)
-    return fw.b.fneg(fw.tangent(c), "d.sub") if fw.has_tangent(c) else None
-
-
-def _fmul(fw: _Tangents, inst: Instruction) -> Value | None:
-    a, c = inst.operand(0), inst.operand(1)
-    terms = []
-    if fw.has_tangent(a):
-        terms.append(fw.b.fmul(fw.tangent(a), fw.new(c), "d.mul"))
-    if fw.has_tangent(c):
-        terms.append(fw.b.fmul(fw.new(a), fw.tangent(c), "d.mul"))
-    return _sum(fw, terms, "d.mul")
-
-
-def _fdiv(fw: _Tangents, inst: Instruction) -> Value | None:
-    """d(a/c) = (da - (a/c) dc) / c."""
-    a, c = inst.operand(0), inst.operand(1)
-    b = fw.b
-    num = fw.tangent(a) if fw.has_tangent(a) else None
-    if fw.has_tangent(c):
-        q = b.fmul(fw.new(inst), fw.tangent(c), "d.q")
-        num = b.fsub(num, q, "d.num") if num is not None else b.fneg(q, "d.num")
-    return b.fdiv(num, fw.new(c), "d.div") if num is not None else None
-
-
-def _frem(fw: _Tangents, inst: Instruction) -> Value | None:
-    """d(a rem c) = da - trunc(a/c) dc."""
-    from enzc.ad.rules.dsl import intrinsic
-
-    a, c = inst.operand(0), inst.operand(1)
-    b = fw.b
-    d = fw.tangent(a) if fw.has_tangent(a) else None
-    if fw.has_tangent(c):
-        q = b.fdiv(fw.new(a), fw.new(c), "q")
-        tq = b.call(intrinsic(fw.gu.module, "trunc", q.type, []), [q], "q.trunc")
-        term = b.fmul(tq, fw.tangent(c), "d.rem")
-        d = b.fsub(d, term, "d.rem") if d is not None else b.fneg(term, "d.rem")
-    return d
-
-
-def _fneg(fw: _Tangents, inst: Instruction) -> Value | None:
-    return fw.b.fneg(fw.tangent(inst.operand(0)), "d.neg") if fw.has_tangent(inst.operand(0)) else None
+# -- moves -----------------------------------------------------------------------------------------
 
 
 def _same_op(fw: _Tangents, inst: Instruction) -> Value | None:
@@ -630,12 +583,7 @@ def _load(fw: _Tangents, inst: Instruction) -> Value | None:
 
 
 _HANDLERS = {
-    "fadd": _fadd,
-    "fsub": _fsub,
-    "fmul": _fmul,
-    "fdiv": _fdiv,
-    "frem": _frem,
-    "fneg": _fneg,
+    **ARITHMETIC_TANGENTS,
     "freeze": _same_op,
     "fpext": _cast,
     "fptrunc": _cast,

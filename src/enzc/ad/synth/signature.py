@@ -5,6 +5,7 @@ and what the derivative of a caller records about a call to one.
     augmented_f(the same)                                  -> tape / {tape, r} / {tape, r, r'}
     reverse_f(the same, [d_r], tape)                       -> the out adjoints
     fwddiffe_f(args, `width` tangents after each dup one)  -> r / {r, tangent(s)}
+    fwderror_f(args, an error after each dup one)          -> r / {r, error}
 
 `Derivatives` is what code building one derivative may ask of the set of all of them
 (`derivatives.DerivativeCache`): the derived functions of the callees it meets.
@@ -48,6 +49,9 @@ class Signature:
     runtime_activity: bool = False
     """Enzyme's runtime activity (`enzyme_runtime_activity`): a shadow equal to its
     primal means inactive memory, checked at run time (`runtime_activity`)."""
+    error: bool = False
+    """Forward mode carrying error estimates instead of tangents
+    (`__enzyme_error_estimate`, `forward_error`)."""
 
     def text(self) -> str:
         ret = "active" if self.active_return else "inactive"
