@@ -8,9 +8,10 @@ and thread where every iteration reads the same c[k] (`coef`: the private sums'
 flushes), and atomic adds kept where iterations overlap (`overlap`: stencil
 neighbours and a scatter through an index array; `two_loops`: two work-sharing
 loops in one region). Stencil neighbours (`overlap`'s x[i-1], x[i+1];
-`stress_halo.c`'s 1-D stencil and periodic rows) add atomically only at the ends
-of a thread's chunk: their atomic add sits behind a `d.halo.edge` branch, the plain
-add behind `d.halo.inner`. `stress_plain.c`, whose 200 repeated gradients are compared
+`stress_halo.c`'s 1-D stencil, periodic rows and one array read through two
+arguments) add atomically only at the ends of a thread's chunk (or when the two
+arguments' regions overlap): their atomic add sits behind a `d.halo.edge` branch,
+the plain add behind `d.halo.inner`. `stress_plain.c`, whose 200 repeated gradients are compared
 bitwise, must have no atomic add at all. `timeloop.c`'s derivative must not cache
 the state pointers of each time step."""
 
@@ -82,6 +83,7 @@ def test_periodic_and_dynamic_stencils_are_atomic_only_at_chunk_ends(tmp_path: P
     found = atomics_by_region(PROGRAMS / "openmp" / "stress_halo.c", tmp_path / "stress_halo.ll")
     assert guarded(found["ring"]) == 3, found["ring"]  # rows (r-1+R)%R, r, (r+1)%R
     assert guarded(found["line"]) == 2, found["line"]  # two loads per iteration (LLVM carries one over)
+    assert guarded(found["pair"]) == 3, found["pair"]  # a[i-1], a[i+1], b[i]: plain only if a, b are apart
 
 
 def test_plain_stress_program_has_no_atomics(tmp_path: Path) -> None:

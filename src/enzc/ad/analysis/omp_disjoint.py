@@ -70,10 +70,16 @@ MAX_HALO = 1 << 16
 @dataclass(frozen=True)
 class Halo:
     """Iteration `k` (from 0) of one run of `loop` may add its adjoint plainly when
-    `width <= k <= last - width`; width 0: every iteration may (module docstring)."""
+    `width <= k <= last - width`; width 0: every iteration may (module docstring).
+    With `regions`, only if also, at run time, the byte ranges `[base + lo, base + hi)`
+    (what the accesses through each base reach over the loop's whole range) do not
+    overlap: the bases are arguments into one object (`u = work`, `v = work + N*N`)."""
 
     loop: Loop | None
     width: int
+    regions: tuple[tuple[Value, int, int], ...] = ()
+    extent: tuple[int, int] | None = None
+    """The bytes the accesses reach over the loop's whole range, relative to their base."""
 
 
 def invariant_address(ptr: Value) -> bool:
@@ -115,12 +121,15 @@ class IterationDisjoint:
     def disjoint(self, load: Load) -> bool:
         """Whether no two iterations of the work-sharing loop can reach `load`'s location."""
         got = self._sharing(load)
-        return got is not None and got.width == 0
+        return got is not None and got.width == 0 and not got.regions
 
     def halo(self, load: Load) -> Halo | None:
-        """For a load only nearby iterations share: which iterations add plainly."""
+        """For a load only nearby iterations share, or only if some bases' regions are
+        apart: which iterations add plainly."""
         got = self._sharing(load)
-        if got is None or got.width == 0 or got.loop is None or not got.loop.contains(load):
+        if got is None or (got.width == 0 and not got.regions):
+            return None
+        if got.width > 0 and (got.loop is None or not got.loop.contains(load)):
             return None
         return got
 
@@ -178,7 +187,22 @@ class IterationDisjoint:
                     isinstance(a.type, PointerType) and self.may_alias(underlying_objects(a), objs)
                     for a in (inst.args if isinstance(inst, CallBase) else inst.operands)):
                 return None
-        return self._footprint(accesses)
+        return self._apart(accesses)
+
+    def _apart(self, accesses: list[tuple[Value, Offset, int]]) -> Halo | None:
+        """Accesses through one base, or through several argument or global bases each
+        within a known extent: then the halo holds when those extents do not overlap
+        (checked at run time)."""
+        groups: dict[int, list[tuple[Value, Offset, int]]] = {}
+        for acc in accesses:
+            groups.setdefault(id(acc[0]), []).append(acc)
+        if len(groups) <= 1:
+            return self._footprint(accesses)
+        halos = [self._footprint(g) for g in groups.values()]
+        if any(h is None or h.extent is None or h.loop is None for h in halos) or len({h.loop for h in halos}) != 1:  # type: ignore[union-attr]
+            return None
+        regions = tuple((g[0][0], *h.extent) for g, h in zip(groups.values(), halos))  # type: ignore[union-attr, misc]
+        return Halo(halos[0].loop, max(h.width for h in halos), regions)  # type: ignore[union-attr]
 
     def _in_run_preheader(self, inst: Instruction, off: Offset) -> bool:
         """An access through a counter's first value sits in its loop's preheader (so
@@ -208,19 +232,22 @@ class IterationDisjoint:
             if self.bounds is None or self.bounds[1] >= modulus:
                 return None
         loop = self._run_of(iv)
+        lo = min(p[4] for p in parts)  # type: ignore[index]
+        hi = max(p[5] for p in parts)  # type: ignore[index]
         if modulus is None:
-            lo = min(p[4] for p in parts)  # type: ignore[index]
-            hi = max(p[5] for p in parts)  # type: ignore[index]
             width = max(0, -(-(hi - lo) // abs(stride)) - 1)
+            ends = None if self.bounds is None else [stride * b for b in self.bounds]
+            extent = None if ends is None else (min(ends) + lo, max(ends) + hi)
         else:
             shifts = [p[3] for p in parts]  # type: ignore[index]
             rows_fit = stride > 0 and all(p[4] >= 0 and p[5] <= stride for p in parts)  # type: ignore[index]
             if not rows_fit or not self._wraps_once(modulus, min(shifts)):
                 return None
             width = _arc_width(shifts, modulus)
+            extent = (lo, stride * (modulus - 1) + hi)  # rows 0 .. M-1
         if width == 0:
-            return Halo(loop, 0)
-        return Halo(loop, width) if loop is not None and width <= MAX_HALO else None
+            return Halo(loop, 0, extent=extent)
+        return Halo(loop, width, extent=extent) if loop is not None and width <= MAX_HALO else None
 
     def _split(self, off: Offset, size: int) -> tuple[Value, int, int | None, int, int, int] | None:
         """An access's offset as (counter, stride, modulus or None, shift `a` of a

@@ -14,6 +14,8 @@ the reverse of a load therefore adds atomically (`atomicrmw fadd`), except:
   iteration `k` of a run of the loop (one thread's chunk, `last` its final
   iteration number, stored where the reverse enters the loop) adds plainly when
   `w <= k <= last - w` (all its sharers are in the same chunk), atomically otherwise;
+  when the object is reached through several arguments (`u = work`, `v = work + N*N`
+  passed separately), also only if their regions do not overlap at run time;
 - an address invariant in the function (`p[2]`, a shared coefficient) that nothing
   in it writes: the adjoints go into a thread-private sum (`private_adjoints`,
   zeroed where the reverse starts like any adjoint slot) added to the shadow with
@@ -84,15 +86,19 @@ def accumulate_shadow(gu: GradientUtils, load: Instruction, shadow: Value, ty: T
 def _accumulate_unless_at_run_end(gu: GradientUtils, halo: Halo, shadow: Value, ty: Type, delta: Value,
                                   align: int | None) -> None:
     """`*shadow += delta`: plainly in iterations `halo.width <= k <= last - halo.width`
-    of the current run of `halo.loop`, atomically at its ends. Leaves the builder in
-    the block where both paths meet."""
-    assert halo.loop is not None
+    of the current run of `halo.loop` (and when `halo.regions` are apart), atomically
+    otherwise. Leaves the builder in the block where both paths meet."""
     b = gu.b
-    k = gu.reverse_counter(halo.loop)
-    last = b.load(I64, run_end_slot(gu, halo.loop), "run.last")
-    width = ConstantInt(I64, halo.width)
-    inner = b.and_(b.icmp("sge", k, width, "past.first"),
-                   b.icmp("sle", k, b.sub(last, width, "run.inner.end"), "before.last"), "run.inner")
+    inner = _regions_apart(gu, halo.regions) if halo.regions else None
+    if halo.width > 0:
+        assert halo.loop is not None
+        k = gu.reverse_counter(halo.loop)
+        last = b.load(I64, run_end_slot(gu, halo.loop), "run.last")
+        width = ConstantInt(I64, halo.width)
+        in_run = b.and_(b.icmp("sge", k, width, "past.first"),
+                        b.icmp("sle", k, b.sub(last, width, "run.inner.end"), "before.last"), "run.inner")
+        inner = in_run if inner is None else b.and_(inner, in_run, "halo.plain")
+    assert inner is not None
     plain, edge, done = (new_block(gu.new, n) for n in ("d.halo.inner", "d.halo.edge", "d.halo.done"))
     b.cond_br(inner, plain, edge)
     b.position_at_end(plain)
@@ -102,6 +108,23 @@ def _accumulate_unless_at_run_end(gu: GradientUtils, halo: Halo, shadow: Value, 
     atomic_accumulate(gu, shadow, ty, delta, align)
     b.br(done)
     b.position_at_end(done)
+
+
+def _regions_apart(gu: GradientUtils, regions: tuple[tuple[Value, int, int], ...]) -> Value:
+    """Whether no two of the byte ranges `[base + lo, base + hi)` overlap (i1)."""
+    b = gu.b
+    ends = []
+    for base, lo, hi in regions:
+        at = b.ptrtoint(gu.lookup(gu.new_value(base)), I64, "region.base")
+        ends.append((b.add(at, ConstantInt(I64, lo), "region.lo"), b.add(at, ConstantInt(I64, hi), "region.hi")))
+    apart: Value | None = None
+    for n, (lo1, hi1) in enumerate(ends):
+        for lo2, hi2 in ends[n + 1:]:
+            pair = b.or_(b.icmp("ule", hi1, lo2, "region.below"), b.icmp("ule", hi2, lo1, "region.above"),
+                         "region.apart")
+            apart = pair if apart is None else b.and_(apart, pair, "regions.apart")
+    assert apart is not None
+    return apart
 
 
 def run_end_slot(gu: GradientUtils, loop: Loop) -> Alloca:
