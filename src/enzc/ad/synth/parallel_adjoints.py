@@ -143,7 +143,7 @@ def run_end_slot(gu: GradientUtils, loop: Loop) -> Alloca:
 def record_run_end(gu: GradientUtils, loop: Loop, last: Value) -> None:
     """Where the reverse enters `loop` (builder there): keep `last` for the halo tests
     of a work-sharing loop's iterations."""
-    if gu.parallel and loop.header.phis and any(p in _disjoint(gu).ivs for p in loop.header.phis):
+    if gu.parallel and any(p in _disjoint(gu).ivs for p in loop.header.phis):
         gu.b.store(last, run_end_slot(gu, loop))
 
 
