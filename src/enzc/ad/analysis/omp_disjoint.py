@@ -32,7 +32,7 @@ row: then `w = max a - min a`, and iterations closer than that across the wrap
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.instructions import BinaryOp, CallBase, Cast, GetElementPtr, Instruction, Load, Phi, Store
@@ -65,6 +65,18 @@ RING_OPS = ("srem", "urem")
 
 MAX_HALO = 1 << 16
 """Wider overlaps are left atomic (no run of a loop would have an interior)."""
+
+
+class Part(NamedTuple):
+    """One access's offset: `stride * row + [lo, hi)` bytes, the row being the counter
+    (`modulus` None) or `(counter + shift) rem modulus`."""
+
+    iv: Value
+    stride: int
+    modulus: int | None
+    shift: int
+    lo: int
+    hi: int
 
 
 @dataclass(frozen=True)
@@ -219,28 +231,30 @@ class IterationDisjoint:
         may be."""
         if not accesses or len({id(base) for base, _, _ in accesses}) != 1:
             return None
-        parts = [self._split(off, size) for _, off, size in accesses]
-        if any(p is None for p in parts) or len({(p[0], p[1]) for p in parts}) != 1:  # type: ignore[index]
+        split = [self._split(off, size) for _, off, size in accesses]
+        if any(p is None for p in split):
             return None
-        iv, stride = parts[0][:2]  # type: ignore[index]
-        moduli = {p[2] for p in parts} - {None}  # type: ignore[index]
+        parts: list[Part] = split  # type: ignore[assignment]
+        if len({(p.iv, p.stride) for p in parts}) != 1:
+            return None
+        iv, stride = parts[0].iv, parts[0].stride
+        moduli = {p.modulus for p in parts} - {None}
         if len(moduli) > 1:
             return None
         modulus = moduli.pop() if moduli else None
-        if modulus is not None and any(p[2] is None for p in parts):  # type: ignore[index]
+        if modulus is not None and any(p.modulus is None for p in parts):
             # `counter * c` is the periodic row `counter rem M` if the counter stays below M
             if self.bounds is None or self.bounds[1] >= modulus:
                 return None
         loop = self._run_of(iv)
-        lo = min(p[4] for p in parts)  # type: ignore[index]
-        hi = max(p[5] for p in parts)  # type: ignore[index]
+        lo, hi = min(p.lo for p in parts), max(p.hi for p in parts)
         if modulus is None:
             width = max(0, -(-(hi - lo) // abs(stride)) - 1)
             ends = None if self.bounds is None else [stride * b for b in self.bounds]
             extent = None if ends is None else (min(ends) + lo, max(ends) + hi)
         else:
-            shifts = [p[3] for p in parts]  # type: ignore[index]
-            rows_fit = stride > 0 and all(p[4] >= 0 and p[5] <= stride for p in parts)  # type: ignore[index]
+            shifts = [p.shift for p in parts]
+            rows_fit = stride > 0 and all(p.lo >= 0 and p.hi <= stride for p in parts)
             if not rows_fit or not self._wraps_once(modulus, min(shifts)):
                 return None
             width = _arc_width(shifts, modulus)
@@ -249,9 +263,9 @@ class IterationDisjoint:
             return Halo(loop, 0, extent=extent)
         return Halo(loop, width, extent=extent) if loop is not None and width <= MAX_HALO else None
 
-    def _split(self, off: Offset, size: int) -> tuple[Value, int, int | None, int, int, int] | None:
-        """An access's offset as (counter, stride, modulus or None, shift `a` of a
-        periodic index, lowest byte, end byte) beyond `stride * row`."""
+    def _split(self, off: Offset, size: int) -> Part | None:
+        """An access's offset read as one row term (the counter, or a periodic index of
+        it) times the stride plus the span of the other terms."""
         rows = [(v, c) for v, c in off.terms.items() if v in self.ivs or self._ring(v) is not None]
         if len(rows) != 1:
             return None
@@ -265,7 +279,7 @@ class IterationDisjoint:
             if span is None:
                 return None
             a, b = a + min(coef * span[0], coef * span[1]), b + max(coef * span[0], coef * span[1])
-        return iv, stride, modulus, shift, a, b + size
+        return Part(iv, stride, modulus, shift, a, b + size)
 
     def _ring(self, v: Value) -> tuple[Value, int, int] | None:
         """(counter, M, a) when `v` is `(counter + a) rem M`, M a positive constant."""
