@@ -1,16 +1,18 @@
 """Strong scaling of an OpenMP gradient: the 2-D Brusselator of brusselator_omp.c,
 built by enzcc -O2 -fopenmp (and once without -fopenmp, the serial reference), run
-at 1, 2 and 4 threads. Not a test: prints, from one run,
+at 1, 2 and 4 threads in interleaved rounds (`rounds.py`: each round times the
+serial build and every thread count once, in rotating order). Not a test: prints,
+from one run, every round's gradient time and gradient/objective ratio per thread
+count with the load average, then per thread count (and for the serial build) the
+medians over the rounds:
 
     threads  objective(s)  gradient(s)  gradient/objective  gradient speed-up
-    serial   ...
-    1        ...
 
 The ratio must not grow with the thread count by more than 1.2x (issue 14); on a
 machine with fewer cores than threads the speed-ups are meaningless, which the
 output says (os.cpu_count() and the load average are printed).
 
-Usage: .venv/bin/python -m benchmarks.parallel.omp_scaling [--n 512] [--reps 5] [--enzcc PATH]
+Usage: .venv/bin/python -m benchmarks.parallel.omp_scaling [--n 512] [--reps 5] [--rounds 7] [--enzcc PATH]
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from benchmarks.parallel.rounds import run_rounds, summarize
 
 HERE = Path(__file__).resolve().parent
 ENZCC = HERE.parents[1] / ".venv" / "bin" / "enzcc"
@@ -45,25 +49,18 @@ def measure(exe: Path, threads: int, reps: int) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=512, help="grid side (N x N points; 512: the objective takes ~20 ms)")
-    ap.add_argument("--reps", type=int, default=5, help="repetitions (the best is kept)")
+    ap.add_argument("--reps", type=int, default=5, help="repetitions per process (the best is kept)")
+    ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds (the median is reported)")
     ap.add_argument("--enzcc", type=Path, default=ENZCC, help="the compiler to measure (another build of enzc)")
     args = ap.parse_args(argv)
     print(f"Brusselator {args.n}x{args.n}, 10 Euler steps; {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}")
-    print(f"{'threads':>8} {'objective(s)':>13} {'gradient(s)':>12} {'grad/obj':>9} {'grad speed-up':>14}")
     with tempfile.TemporaryDirectory() as tmp:
         serial = build(Path(tmp), args.n, openmp=False, enzcc=args.enzcc)
         parallel = build(Path(tmp), args.n, openmp=True, enzcc=args.enzcc)
-        f, g = measure(serial, 1, args.reps)
-        print(f"{'serial':>8} {f:13.3g} {g:12.3g} {g / f:9.1f} {'':>14}")
-        base = None
-        ratios = []
-        for threads in (1, 2, 4):
-            f, g = measure(parallel, threads, args.reps)
-            base = base or g
-            ratios.append(g / f)
-            print(f"{threads:>8} {f:13.3g} {g:12.3g} {g / f:9.1f} {base / g:14.2f}")
-    print(f"ratio growth 1 -> 4 threads: {ratios[-1] / ratios[0]:.2f}x (target <= 1.2x)")
+        times = run_rounds((1, 2, 4), args.rounds, lambda t: measure(parallel, t, args.reps), "thr",
+                           serial=lambda: measure(serial, 1, args.reps))
+        summarize(times, "threads")
     return 0
 
 

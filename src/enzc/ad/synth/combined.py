@@ -44,7 +44,7 @@ from enzc.ad.synth.derived import start_derived
 from enzc.ad.synth.dynamic_stack import free_dynamic_stack
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.mpi_calls import is_mpi, prepare_mpi
-from enzc.ad.synth.parallel_adjoints import check_atomic_forward, flush_private_adjoints
+from enzc.ad.synth.parallel_adjoints import check_atomic_forward, flush_private_adjoints, record_run_end
 from enzc.ad.synth.parallel_region import lower_fork
 from enzc.ad.synth.parallel_sync import check_locked_sections, reverse_sync
 from enzc.ad.synth.recompute import Planner
@@ -278,7 +278,9 @@ class _Reverse:
                 gu.free_anchors[loop] = eb
         entered = [lp for lp in gu.loops.loops_of(pred) if not lp.contains(block)]
         for lp in entered:
-            gu.set_reverse_counter(lp, self._last_iteration(lp, block, len(entered) == 1))
+            last = self._last_iteration(lp, block, len(entered) == 1)
+            gu.set_reverse_counter(lp, last)
+            record_run_end(gu, lp, last)
         gu.leave_context(saved)
         return eb
 

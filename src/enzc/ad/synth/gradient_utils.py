@@ -150,6 +150,9 @@ class GradientUtils:
         """Parallel reverse: thread-private sums of the adjoints of loads from one
         invariant shared address, flushed once at the exit (`parallel_adjoints`)."""
         self.iteration_disjoint: object | None = None
+        self.run_ends: dict[Loop, Alloca] = {}
+        """Parallel reverse: per work-sharing loop, the i64 slot holding the last
+        iteration number of its current run (`parallel_adjoints.record_run_end`)."""
         """Parallel reverse: `omp_disjoint.IterationDisjoint` of the original, made on first use."""
         self.distinct_args: frozenset[tuple[int, int]] = frozenset()
         """Pairs of arguments the call sites pass into distinct objects (`Signature.distinct`)."""

@@ -9,6 +9,13 @@ the reverse of a load therefore adds atomically (`atomicrmw fadd`), except:
 - memory that is the thread's own (an alloca or heap block of this call): plain add;
 - a location only one iteration of the work-sharing loop addresses (`x[i]`,
   `x[i * n + j]`: `analysis.omp_disjoint`): plain add, no other thread touches it;
+- a location only iterations at most `w` apart address (stencil neighbours
+  `x[i-1]`, `x[i+1]`, periodic rows `u[((i+1) % N) * N + j]`: `omp_disjoint.Halo`):
+  iteration `k` of a run of the loop (one thread's chunk, `last` its final
+  iteration number, stored where the reverse enters the loop) adds plainly when
+  `w <= k <= last - w` (all its sharers are in the same chunk), atomically otherwise;
+  when the object is reached through several arguments (`u = work`, `v = work + N*N`
+  passed separately), also only if their regions do not overlap at run time;
 - an address invariant in the function (`p[2]`, a shared coefficient) that nothing
   in it writes: the adjoints go into a thread-private sum (`private_adjoints`,
   zeroed where the reverse starts like any adjoint slot) added to the shadow with
@@ -27,14 +34,15 @@ old value) adds its adjoint to `p`'s shadow, atomically.
 
 from __future__ import annotations
 
-from enzc.ir.builder import IRBuilder
+from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import Alloca, AtomicRMW, GetElementPtr, Instruction, Load
-from enzc.ir.types import FloatType, Type, VectorType
-from enzc.ir.values import Value
+from enzc.ir.loops import Loop
+from enzc.ir.types import I64, FloatType, Type, VectorType
+from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.activity import carries_float, float_leaves
 from enzc.ad.analysis.memory_facts import is_fresh_allocation, underlying_objects
-from enzc.ad.analysis.omp_disjoint import IterationDisjoint, invariant_address
+from enzc.ad.analysis.omp_disjoint import Halo, IterationDisjoint, invariant_address
 from enzc.ad.analysis.runtime_activity import checked_write, masked_read
 from enzc.ad.synth.adjoint_zero import adjoint_zero
 from enzc.ad.synth.gradient_utils import GradientUtils
@@ -71,8 +79,74 @@ def accumulate_shadow(gu: GradientUtils, load: Instruction, shadow: Value, ty: T
         gu.accumulate(shadow, ty, delta, align)
     elif private and _privately_summed(gu, load, ty):
         gu.accumulate(private_sum(gu, load.operand(0), ty), ty, delta)
+    elif (halo := _disjoint(gu).halo(load)) is not None:  # type: ignore[arg-type]
+        _accumulate_unless_at_run_end(gu, halo, shadow, ty, delta, align)
     else:
         atomic_accumulate(gu, shadow, ty, delta, align)
+
+
+def _accumulate_unless_at_run_end(gu: GradientUtils, halo: Halo, shadow: Value, ty: Type, delta: Value,
+                                  align: int | None) -> None:
+    """`*shadow += delta`: plainly in iterations `halo.width <= k <= last - halo.width`
+    of the current run of `halo.loop` (and when `halo.regions` are apart), atomically
+    otherwise. Leaves the builder in the block where both paths meet."""
+    b = gu.b
+    inner = _regions_apart(gu, halo.regions) if halo.regions else None
+    if halo.width > 0:
+        assert halo.loop is not None
+        k = gu.reverse_counter(halo.loop)
+        last = b.load(I64, run_end_slot(gu, halo.loop), "run.last")
+        width = ConstantInt(I64, halo.width)
+        in_run = b.and_(b.icmp("sge", k, width, "past.first"),
+                        b.icmp("sle", k, b.sub(last, width, "run.inner.end"), "before.last"), "run.inner")
+        inner = in_run if inner is None else b.and_(inner, in_run, "halo.plain")
+    assert inner is not None
+    plain, edge, done = (new_block(gu.new, n) for n in ("d.halo.inner", "d.halo.edge", "d.halo.done"))
+    b.cond_br(inner, plain, edge)
+    b.position_at_end(plain)
+    gu.accumulate(shadow, ty, delta, align)
+    b.br(done)
+    b.position_at_end(edge)
+    atomic_accumulate(gu, shadow, ty, delta, align)
+    b.br(done)
+    b.position_at_end(done)
+
+
+def _regions_apart(gu: GradientUtils, regions: tuple[tuple[Value, int, int], ...]) -> Value:
+    """Whether no two of the byte ranges `[base + lo, base + hi)` overlap (i1)."""
+    b = gu.b
+    ends = []
+    for base, lo, hi in regions:
+        at = b.ptrtoint(gu.lookup(gu.new_value(base)), I64, "region.base")
+        ends.append((b.add(at, ConstantInt(I64, lo), "region.lo"), b.add(at, ConstantInt(I64, hi), "region.hi")))
+    apart: Value | None = None
+    for n, (lo1, hi1) in enumerate(ends):
+        for lo2, hi2 in ends[n + 1:]:
+            pair = b.or_(b.icmp("ule", hi1, lo2, "region.below"), b.icmp("ule", hi2, lo1, "region.above"),
+                         "region.apart")
+            apart = pair if apart is None else b.and_(apart, pair, "regions.apart")
+    assert apart is not None
+    return apart
+
+
+def run_end_slot(gu: GradientUtils, loop: Loop) -> Alloca:
+    """The slot holding the last iteration number of `loop`'s current run (-1 until
+    the reverse enters a run)."""
+    slot = gu.run_ends.get(loop)
+    if slot is None:
+        b = IRBuilder(gu.new.entry)
+        with b.goto_entry_allocas():
+            slot = b.alloca(I64, name="run.last.slot")  # type: ignore[assignment]
+            b.store(ConstantInt(I64, -1), slot)  # no run recorded: every add stays atomic
+        gu.run_ends[loop] = slot  # type: ignore[assignment]
+    return slot  # type: ignore[return-value]
+
+
+def record_run_end(gu: GradientUtils, loop: Loop, last: Value) -> None:
+    """Where the reverse enters `loop` (builder there): keep `last` for the halo tests
+    of a work-sharing loop's iterations."""
+    if gu.parallel and any(p in _disjoint(gu).ivs for p in loop.header.phis):
+        gu.b.store(last, run_end_slot(gu, loop))
 
 
 def _privately_summed(gu: GradientUtils, load: Instruction, ty: Type) -> bool:
