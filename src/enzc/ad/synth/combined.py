@@ -149,6 +149,7 @@ class _Reverse:
         cache.emit_frees()
         self._exit()
         cache.finish(self.exit)
+        cache.scope.finish([g])
 
     # -- forward returns -----------------------------------------------------------------
     def _seed(self, block: BasicBlock) -> None:
