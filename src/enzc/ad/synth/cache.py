@@ -49,7 +49,7 @@ from enzc.ad.analysis.tripcount import TripCount
 from enzc.ad.analysis.tripcount_largest import LargestCount, largest_count
 from enzc.ad.synth.cache_runtime import ARENA, HEADER, arena_alloc, arena_free, arena_init, grow_helper
 from enzc.ad.synth.cache_report import CacheAllocation, describe
-from enzc.ad.synth.cache_scope import CacheScope
+from enzc.ad.synth.alias_scopes import DerivativeScopes
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.tape_stats import TapeCounter
 
@@ -122,8 +122,8 @@ class CacheManager:
         self.arenas: dict[Loop, Alloca] = {}
         self.growing: list[Cache] = []
         self._counter: TapeCounter | None = None
-        self.scope = CacheScope(gu.module, gu.new.name or "")
-        """The derivative's cache arrays as one alias scope (`cache_scope.py`)."""
+        self.scope = DerivativeScopes(gu.module, gu.new.name or "")
+        """The derivative's alias scopes, its cache arrays among them (`alias_scopes.py`)."""
 
     @property
     def counting(self) -> bool:

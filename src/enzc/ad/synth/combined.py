@@ -37,6 +37,7 @@ from enzc.ad.analysis.openmp import is_fork, is_sync
 from enzc.ad.memory.pointer_copies import copy_pointer_shadows
 from enzc.ad.rules.blas_reverse import forward_blas_calls
 from enzc.ad.rules.custom import forward_custom_calls
+from enzc.ad.synth.alias_scopes import argument_facts
 from enzc.ad.synth.cache import CacheManager
 from enzc.ad.synth.cache_report import CacheAllocation
 from enzc.ad.synth.call_derivatives import forward_call
@@ -87,6 +88,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     gu.stable_args = sig.stable
     gu.parallel = sig.parallel
     gu.distinct_args = sig.distinct
+    gu.distinct_shadow_args = sig.distinct_shadows
     cache = CacheManager(gu)
     planner = Planner(gu, cache)
     gu.cache, gu.planner = cache, planner
@@ -149,7 +151,7 @@ class _Reverse:
         cache.emit_frees()
         self._exit()
         cache.finish(self.exit)
-        cache.scope.finish([g])
+        cache.scope.finish([g], argument_facts(gu, self.sig))
 
     # -- forward returns -----------------------------------------------------------------
     def _seed(self, block: BasicBlock) -> None:
