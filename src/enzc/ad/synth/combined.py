@@ -50,6 +50,7 @@ from enzc.ad.synth.parallel_region import lower_fork
 from enzc.ad.synth.parallel_sync import check_locked_sections, reverse_sync
 from enzc.ad.synth.recompute import Planner
 from enzc.ad.synth.reverse import check_store_forward, fwd, reverse_instruction
+from enzc.ad.synth.sincos import add_partners, fuse as fuse_sincos
 from enzc.ad.synth.signature import Derivatives, Signature, gradient_type, out_types
 from enzc.ad.synth.undo_stores import UndoLog, replay_stores, restore_old_value, save_old_values
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
@@ -89,6 +90,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     gu.parallel = sig.parallel
     gu.distinct_args = sig.distinct
     gu.distinct_shadow_args = sig.distinct_shadows
+    sincos_pairs = add_partners(gu)
     cache = CacheManager(gu)
     planner = Planner(gu, cache)
     gu.cache, gu.planner = cache, planner
@@ -115,6 +117,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
         d_return.name = "d_return"
     rv = _Reverse(gu, sig, d_return, undo)
     rv.build(cache, planner)
+    fuse_sincos(gu, sincos_pairs)
     return Derivative(g, sig, gu.activity, out_types(fn, sig), cache.stats.values, rv.returns,
                       cache.stats.allocations)
 
