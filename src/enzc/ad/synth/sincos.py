@@ -5,8 +5,10 @@ evaluated in the reverse pass it is a second libm call for every forward one
 (ODE's right-hand side spends most of its gradient in `sin` and `cos`).
 libm's `sincos` (one range reduction) gives both for little more than one of
 them. So for each double `sin(x)`/`cos(x)` whose result and
-argument carry derivatives, `add_partners` puts the other function of the same
-`x` right after it, in the original and in its forward clone; the partner is
+argument carry derivatives, and whose argument is a load the reverse would have
+to keep for this derivative alone (so the partner takes its place and the tape
+does not grow), `add_partners` puts the other
+function of the same `x` right after it, in the original and in its forward clone; the partner is
 inactive (nothing in the program uses it), and the reverse pass finds it as an
 equal forward call (`rules/reuse.equal_forward_call`) and keeps it for the
 reverse like any forward value, instead of calling libm again. Once the
@@ -17,7 +19,7 @@ partner the reverse did not use is dropped).
 from __future__ import annotations
 
 from enzc.ir.builder import IRBuilder, get_or_insert_function
-from enzc.ir.instructions import Call, CallBase, Instruction
+from enzc.ir.instructions import Call, CallBase, Instruction, Load
 from enzc.ir.types import DOUBLE, PTR, VOID, FunctionType
 from enzc.ir.values import Value
 
@@ -42,7 +44,7 @@ def add_partners(gu: GradientUtils) -> list[tuple[Instruction, Instruction]]:
             continue
         if classify(call, has_rule) is not CallKind.RULE or call.bundle_tags:
             continue
-        if not (gu.has_adjoint(call) and gu.has_adjoint(call.args[0])):
+        if not (gu.has_adjoint(call) and gu.has_adjoint(call.args[0])) or not _only_for_this(gu, call):
             continue
         if equal_forward_call(gu, PARTNER[base], list(call.args), call) is not None:  # type: ignore[index]
             continue
@@ -52,9 +54,22 @@ def add_partners(gu: GradientUtils) -> list[tuple[Instruction, Instruction]]:
         if not isinstance(clone, Instruction) or clone.parent is None:
             partner.erase()
             continue
-        gu.value_map[partner] = _call_after(clone, partner_fn, gu.new_value(call.args[0]), partner.name)
+        new_partner = _call_after(clone, partner_fn, gu.new_value(call.args[0]), partner.name)
+        gu.value_map[partner], gu.original_of[new_partner] = new_partner, partner
         pairs.append((call, partner))
     return pairs
+
+
+def _only_for_this(gu: GradientUtils, call: CallBase) -> bool:
+    """Whether the partner takes the place of what the reverse keeps instead of adding
+    to it: the argument is a load used by this call only (the reverse needs it for
+    this derivative alone) that the reverse cannot reload (memory written later, or a
+    load outside loops, which is kept anyway). Anything else the reverse may reload or
+    recompute from operands it keeps for other reasons."""
+    x = call.args[0]
+    if not isinstance(x, Load) or len(x.uses) != 1 or x.parent is None:
+        return False
+    return not (gu.loops.loops_of(x.parent) and gu.memory.load_unchanged(x))
 
 
 def _call_after(at: Instruction, fn: object, arg: Value, name: str | None) -> Instruction:

@@ -1,9 +1,10 @@
-// A lone sin or cos whose derivative the reverse pass needs: enzcc computes the
-// other function in the forward pass too, from one llvm.sincos call (synth/sincos.py),
-// and keeps it for the reverse. Here: sin and cos in loops (an Euler-like recurrence
-// that overwrites its state, so the argument is gone by the reverse pass), a sin
-// of an inactive argument, a sin used only for its value in a branch, and a sin and
-// a cos outside loops. Reference: central finite differences.
+// A lone sin or cos whose derivative the reverse pass needs, of a load the reverse
+// would keep for it alone: enzcc computes the other function in the forward pass
+// too, from one sincos call (synth/sincos.py), and keeps it instead. Here: sin and
+// cos in loops (an Euler-like recurrence that overwrites its state, so the argument
+// is gone by the reverse pass; y[i] also summed, so not replaced), a sin of an
+// inactive argument, a sin used only for its value in a branch, and sin and cos of
+// products. Reference: central finite differences.
 // tol: rel=1e-6 abs=1e-9
 // grads: 10
 #include <math.h>
