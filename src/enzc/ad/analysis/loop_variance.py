@@ -42,6 +42,8 @@ PURE = (BinaryOp, UnaryOp, Cast, Compare, Select, GetElementPtr, ExtractValue, I
 CHEAP_INTRINSICS = ("llvm.fmuladd.", "llvm.fma.", "llvm.fabs.", "llvm.copysign.", "llvm.minnum.", "llvm.maxnum.",
                     "llvm.minimum.", "llvm.maximum.")
 """Pure intrinsics cheap enough to recompute (name prefixes)."""
+PURE_INTRINSICS = ("llvm.sin.", "llvm.cos.")
+"""Pure intrinsics too costly to recompute (the partners `synth/sincos.py` adds)."""
 
 _MAX_STEP = 16
 """Instructions a header phi's update may take."""
@@ -57,7 +59,13 @@ def cheap_intrinsic(call: CallBase) -> bool:
 
 def is_pure(inst: Instruction) -> bool:
     """A result that is a function of the operands alone."""
-    return isinstance(inst, PURE) or isinstance(inst, CallBase) and cheap_intrinsic(inst)
+    return isinstance(inst, PURE) or isinstance(inst, CallBase) and (cheap_intrinsic(inst) or _pure_math(inst))
+
+
+def _pure_math(call: CallBase) -> bool:
+    fn = call.called_function
+    name = fn.name if fn is not None else None
+    return name is not None and name.startswith(PURE_INTRINSICS) and not call.bundle_tags and call.num_blocks == 0
 
 
 LoadClobber = Callable[[Load, Loop], bool]

@@ -49,6 +49,7 @@ from enzc.ad.analysis.tripcount import TripCount
 from enzc.ad.analysis.tripcount_largest import LargestCount, largest_count
 from enzc.ad.synth.cache_runtime import ARENA, HEADER, arena_alloc, arena_free, arena_init, grow_helper
 from enzc.ad.synth.cache_report import CacheAllocation, describe
+from enzc.ad.synth.alias_scopes import DerivativeScopes
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.tape_stats import TapeCounter
 
@@ -121,6 +122,8 @@ class CacheManager:
         self.arenas: dict[Loop, Alloca] = {}
         self.growing: list[Cache] = []
         self._counter: TapeCounter | None = None
+        self.scope = DerivativeScopes(gu.module, gu.new.name or "")
+        """The derivative's alias scopes, its cache arrays among them (`alias_scopes.py`)."""
 
     @property
     def counting(self) -> bool:
@@ -315,7 +318,7 @@ class CacheManager:
         ivs = [gu.loop_state(L).iv for L in cache.loops]
         index = _linear(b, ivs, cache.strides)
         slot = b.gep(value.type, data, [index], "cache.slot")
-        b.store(value, slot)
+        self.scope.tag_slot(b.store(value, slot))  # type: ignore[arg-type]
 
     # -- use -------------------------------------------------------------------------------
     def load(self, value: Instruction) -> Value:
@@ -329,7 +332,9 @@ class CacheManager:
         ivs = [gu.reverse_counter(L) for L in cache.loops]
         index = _linear(b, ivs, strides)
         slot = b.gep(value.type, data, [index], "cache.slot")
-        return b.load(value.type, slot, gu.label(value) + ".cached")
+        cached = b.load(value.type, slot, gu.label(value) + ".cached")
+        self.scope.tag_slot(cached)  # type: ignore[arg-type]
+        return cached
 
     # -- end of the reverse pass ---------------------------------------------------------
     def emit_frees(self) -> None:

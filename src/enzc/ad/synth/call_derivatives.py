@@ -25,6 +25,7 @@ from enzc.ir.values import InlineAsm, Value
 
 from enzc.ad.analysis.activity import ArgActivity, carries_pointer
 from enzc.ad.analysis.calls import CallKind, classify
+from enzc.ad.analysis.distinct_shadows import distinct_shadow_pairs
 from enzc.ad.analysis.memory_facts import underlying_object
 from enzc.ad.memory.fnptr import PAIR, reachable_definitions, shadow_of_pointer
 from enzc.ad.rules.table import has_rule
@@ -55,9 +56,11 @@ def callee_signature(gu: GradientUtils, call: CallBase) -> Signature:
         else:
             args.append(ArgActivity.CONST)
     shadow_return = carries_pointer(call.type) and gu.activity.has_shadow(call)
+    shadowed = {i for i, a in enumerate(args) if a is ArgActivity.DUP}
     return Signature(tuple(args), gu.has_adjoint(call) or shadow_return, stable_args(gu, call),
                      parallel=gu.parallel, distinct=gu.memory.distinct_pairs(list(call.args)),
-                     runtime_activity=gu.runtime_activity)
+                     runtime_activity=gu.runtime_activity,
+                     distinct_shadows=distinct_shadow_pairs(list(call.args), shadowed, gu.distinct_shadow_args))
 
 
 def stable_args(gu: GradientUtils, call: CallBase) -> frozenset[int]:

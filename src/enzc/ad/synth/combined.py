@@ -37,6 +37,7 @@ from enzc.ad.analysis.openmp import is_fork, is_sync
 from enzc.ad.memory.pointer_copies import copy_pointer_shadows
 from enzc.ad.rules.blas_reverse import forward_blas_calls
 from enzc.ad.rules.custom import forward_custom_calls
+from enzc.ad.synth.alias_scopes import argument_facts
 from enzc.ad.synth.cache import CacheManager
 from enzc.ad.synth.cache_report import CacheAllocation
 from enzc.ad.synth.call_derivatives import forward_call
@@ -49,6 +50,7 @@ from enzc.ad.synth.parallel_region import lower_fork
 from enzc.ad.synth.parallel_sync import check_locked_sections, reverse_sync
 from enzc.ad.synth.recompute import Planner
 from enzc.ad.synth.reverse import check_store_forward, fwd, reverse_instruction
+from enzc.ad.synth.sincos import add_partners, fuse as fuse_sincos
 from enzc.ad.synth.signature import Derivatives, Signature, gradient_type, out_types
 from enzc.ad.synth.undo_stores import UndoLog, replay_stores, restore_old_value, save_old_values
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
@@ -88,6 +90,8 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     gu.parallel = sig.parallel
     gu.runtime_activity = sig.runtime_activity
     gu.distinct_args = sig.distinct
+    gu.distinct_shadow_args = sig.distinct_shadows
+    sincos_pairs = add_partners(gu)
     cache = CacheManager(gu)
     planner = Planner(gu, cache)
     gu.cache, gu.planner = cache, planner
@@ -114,6 +118,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
         d_return.name = "d_return"
     rv = _Reverse(gu, sig, d_return, undo)
     rv.build(cache, planner)
+    fuse_sincos(gu, sincos_pairs)
     return Derivative(g, sig, gu.activity, out_types(fn, sig), cache.stats.values, rv.returns,
                       cache.stats.allocations)
 
@@ -150,6 +155,7 @@ class _Reverse:
         cache.emit_frees()
         self._exit()
         cache.finish(self.exit)
+        cache.scope.finish([g], argument_facts(gu, self.sig))
 
     # -- forward returns -----------------------------------------------------------------
     def _seed(self, block: BasicBlock) -> None:

@@ -156,6 +156,8 @@ class GradientUtils:
         """Parallel reverse: `omp_disjoint.IterationDisjoint` of the original, made on first use."""
         self.distinct_args: frozenset[tuple[int, int]] = frozenset()
         """Pairs of arguments the call sites pass into distinct objects (`Signature.distinct`)."""
+        self.distinct_shadow_args: frozenset[tuple[int, int]] = frozenset()
+        """Pairs of arguments whose shadows are distinct objects (`Signature.distinct_shadows`)."""
         self.type_analysis = type_analysis
         """The module's type analysis (one for every derivative)."""
         self._types: TypeResults | None = None

@@ -39,6 +39,10 @@ class Signature:
     """Pairs `(i, j)` of pointer arguments the call site passes into distinct objects
     (`memory_facts.distinct_pairs`): a store through one never changes what the
     other points to, so loads through it may be reloaded instead of cached."""
+    distinct_shadows: frozenset[tuple[int, int]] = frozenset()
+    """Pairs `(i, j)` of arguments with shadows whose shadows the call site passes into
+    distinct objects by what enzcc allocated (`distinct_shadows.distinct_shadow_pairs`;
+    empty at the entry call, whose shadows the user gives)."""
     return_primal: bool = False
     """`enzyme_primal_return`: the derivative returns f's result before the adjoints."""
     width: int = 1
