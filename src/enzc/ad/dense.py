@@ -175,7 +175,8 @@ class _Lowering:
         for v in derived:
             if isinstance(v, GetElementPtr):
                 v.flags = tuple(f for f in v.flags if f not in GEP_FLAGS_DROPPED and not f.startswith("inrange"))
-        uses = [user for v in derived for user in v.users if user not in derived]
+        uses = [user for v in derived for user in v.users
+                if user not in derived and isinstance(user, Instruction)]  # debug records keep the pointer
         for user in dict.fromkeys(uses):
             if user.parent is None:  # erased already (a call rewritten for another argument)
                 continue
