@@ -29,13 +29,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from enzc.ir.builder import IRBuilder
-from enzc.ir.instructions import (Call, CallBase, Cast, Compare, Freeze, GetElementPtr, Instruction, Load, Phi,
-                                  Select, Store)
+from enzc.ir.instructions import (Call, CallBase, Cast, Compare, Freeze, GetElementPtr, Instruction, Invoke, Load,
+                                  Phi, Select, Store)
 from enzc.ir.module import Function, Module
 from enzc.ir.types import PTR, ArrayType, FloatType, IntType, StructType, Type, VectorType
 from enzc.ir.values import ConstantInt, ConstantSimple, Value, null
 from enzc.ir.types import I1
 
+from enzc.ad.callsite import function_of
 from enzc.ad.dense_clone import clone_with_view_params, offset_attributes, without_memory_facts
 from enzc.ad.diagnostics import ADError, ad_error, readable_name
 
@@ -83,6 +84,7 @@ def lower_dense_views(module: Module, *, before_ad: bool,
     error, since its derivative would take the builtin for an unknown call."""
     lowering = _Lowering(module)
     count = 0
+    differentiated_names: set[str] | None = None
     for fn in list(module.functions.values()):
         if fn.is_declaration or not _mentions_builtin(fn):
             continue
@@ -90,17 +92,32 @@ def lower_dense_views(module: Module, *, before_ad: bool,
         for call in calls:
             view = _view_of(module, fn, call)
             if before_ad and lowering.reaches_enzyme_call(fn, [call]):
-                if fn.name in differentiated():
+                differentiated_names = differentiated() if differentiated_names is None else differentiated_names
+                if fn.name in differentiated_names:
                     raise ad_error(module, call, fn.name or "?",
                                    f"a pointer of {view.builtin} made inside a function being differentiated "
                                    "is passed to another __enzyme_* call",
                                    f"call {view.builtin} in the function that makes the outer __enzyme_* call")
                 continue
             lowering.rewrite(fn, [call], view)
-            call.replace_all_uses_with(null(PTR))
-            call.erase()
+            _erase_builtin_call(call)
             count += 1
     return count
+
+
+def _erase_builtin_call(call: CallBase) -> None:
+    """The view's pointer is `null` from now on; an `invoke` of the builtin (C++ without
+    `noexcept`) becomes a branch to its normal destination."""
+    call.replace_all_uses_with(null(PTR))
+    if isinstance(call, Invoke):
+        block = call.parent
+        b = IRBuilder()
+        b.position_before(call)
+        b.br(call.normal_dest)
+        for inst in call.unwind_dest.instructions:
+            if isinstance(inst, Phi):
+                inst.remove_incoming(block)
+    call.erase()
 
 
 def _mentions_builtin(fn: Function) -> bool:
@@ -110,8 +127,6 @@ def _mentions_builtin(fn: Function) -> bool:
 
 
 def _view_of(module: Module, fn: Function, call: CallBase) -> DenseView:
-    from enzc.ad.callsite import function_of
-
     builtin = dense_builtin(call.called_function) or TODENSE
     args = list(call.args)
     fns = [function_of(a) for a in args[:2]]
@@ -283,9 +298,10 @@ class _Lowering:
         if any(name.startswith(n) for n in ERASED_INTRINSICS):
             call.erase()  # a prefetch of the view, an assumption about its alignment: hints only
             return
-        if callee is None or callee.is_declaration or callee.function_type.vararg or not isinstance(call, Call):
+        if callee is None or callee.is_declaration or callee.function_type.vararg or call.bundles \
+                or not isinstance(call, (Call, Invoke)):
             what = ("an indirect call" if callee is None else f"'{readable_name(name)}', which enzc cannot "
-                    "rewrite (an external, variadic or invoked function)")
+                    "rewrite (an external or variadic function)")
             raise self._error(fn, call, view, f"passes a pointer of the view to {what}",
                               "pass it to functions defined in the program, called directly; "
                               "copy the elements one by one instead of memcpy/memset")
@@ -293,10 +309,13 @@ class _Lowering:
         copy = self._copy_for(callee, positions, view)
         b = IRBuilder()
         b.position_before(call)
-        new = Call(copy.function_type, copy, [*call.args, *view.args], tail=None, cconv=call.cconv,
-                   ret_attrs=call.ret_attrs, fn_attrs=without_memory_facts(self.module, call.fn_attrs),
-                   arg_attrs=[offset_attributes(a) if i in positions else a for i, a in enumerate(call.arg_attrs)]
-                   + [() for _ in view.args])
+        attrs = dict(cconv=call.cconv, ret_attrs=call.ret_attrs,
+                     fn_attrs=without_memory_facts(self.module, call.fn_attrs),
+                     arg_attrs=[offset_attributes(a) if i in positions else a for i, a in enumerate(call.arg_attrs)]
+                     + [() for _ in view.args])
+        args = [*call.args, *view.args]
+        new: CallBase = Invoke(copy.function_type, copy, args, call.normal_dest, call.unwind_dest, **attrs) \
+            if isinstance(call, Invoke) else Call(copy.function_type, copy, args, **attrs)
         b.insert(new, call.name or "")
         new.metadata = dict(call.metadata)
         call.replace_all_uses_with(new)
