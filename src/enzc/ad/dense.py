@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from enzc.ir.builder import IRBuilder
+from enzc.ir.datalayout import for_module
 from enzc.ir.instructions import (Call, CallBase, Cast, Compare, Freeze, GetElementPtr, Instruction, Invoke, Load,
                                   Phi, Select, Store)
 from enzc.ir.module import Function, Module
@@ -37,6 +38,7 @@ from enzc.ir.values import ConstantInt, ConstantSimple, Value, null
 from enzc.ir.types import I1
 
 from enzc.ad.callsite import function_of
+from enzc.ad.dense_memory import expand_transfer, is_view_transfer
 from enzc.ad.dense_clone import clone_with_view_params, offset_attributes, without_memory_facts
 from enzc.ad.diagnostics import ADError, ad_error, readable_name
 
@@ -144,6 +146,7 @@ class _Lowering:
 
     def __init__(self, module: Module) -> None:
         self.module = module
+        self.layout = for_module(module)
         self.copies: dict[tuple, Function] = {}
 
     # -- the pointers of a view --------------------------------------------------------
@@ -185,6 +188,14 @@ class _Lowering:
     def rewrite(self, fn: Function, roots: list[Value], view: DenseView) -> None:
         """Turn every use of the view's pointers in `fn` into calls (or errors)."""
         derived = self.derived(roots)
+        transfers = [u for v in derived for u in v.users
+                     if isinstance(u, CallBase) and u.callee is not v and is_view_transfer(u)]
+        if transfers:  # memcpy/memset: element moves first, then lowered with the rest
+            element = view.load_fn.function_type.ret
+            for call in dict.fromkeys(transfers):
+                expand_transfer(self.module, self.layout, call, element,
+                                lambda inst, what, hint: self._error(fn, inst, view, what, hint))
+            derived = self.derived(roots)
         for v in derived:
             self._check_flow(fn, v, derived, view)
         for v in derived:
@@ -303,8 +314,7 @@ class _Lowering:
             what = ("an indirect call" if callee is None else f"'{readable_name(name)}', which enzc cannot "
                     "rewrite (an external or variadic function)")
             raise self._error(fn, call, view, f"passes a pointer of the view to {what}",
-                              "pass it to functions defined in the program, called directly; "
-                              "copy the elements one by one instead of memcpy/memset")
+                              "pass it to functions defined in the program, called directly")
         positions = tuple(i for i, a in enumerate(call.args) if a in derived)
         copy = self._copy_for(callee, positions, view)
         b = IRBuilder()
