@@ -177,6 +177,8 @@ class _Lowering:
                     if ENZYME_PREFIX in (callee.name or "") and not dense_builtin(callee):
                         return True
                     continue
+                if not callee.blocks:  # parses a lazy body: only then do the arguments know their users
+                    continue
                 for i, a in enumerate(user.args):
                     if a is v and i < len(callee.args) and (id(callee), i) not in visited:
                         visited.add((id(callee), i))

@@ -59,6 +59,8 @@ def _write_only(fn: Function, index: int, visiting: set[tuple[int, int]]) -> boo
     if (id(fn), index) in visiting:
         return True  # recursion: the answer is the one being computed
     visiting.add((id(fn), index))
+    if not fn.blocks:  # parses a lazy body: only then do the arguments know their users
+        return False
     pointers = pointers_from([fn.args[index]])
     if pointers is None:
         return False
