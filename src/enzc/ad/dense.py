@@ -132,9 +132,9 @@ def _view_of(module: Module, fn: Function, call: CallBase) -> DenseView:
     builtin = dense_builtin(call.called_function) or TODENSE
     args = list(call.args)
     fns = [function_of(a) for a in args[:2]]
-    if len(args) < 2 or fns[0] is None or fns[1] is None or fns[0].is_declaration or fns[1].is_declaration:
+    if len(args) < 2 or fns[0] is None or fns[1] is None:
         raise ad_error(module, call, fn.name or "?",
-                       f"{builtin} needs a load function and a store function defined in the program "
+                       f"{builtin} needs a load function and a store function (not pointers to them) "
                        "as its first two arguments",
                        f"write {builtin}((void *)load, (void *)store, args...) with "
                        "double load(int64_t offset, args...) and void store(double v, int64_t offset, args...)")
