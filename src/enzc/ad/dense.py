@@ -12,8 +12,9 @@ The lowering replaces the builtin's result by `null`: pointers computed from it
 `ptrtoint` reads at each load and store, and comparisons between them keep their
 meaning. A call that passes such a pointer to a defined function calls a copy of
 that function (`dense_clone`) taking the view's arguments as extra parameters,
-rewritten the same way. Anything else the pointer reaches (a store of the pointer
-itself, an external call, a return, an integer conversion, `memcpy`) is a located
+rewritten the same way; a `memcpy`/`memset` on the view becomes a loop of element
+moves first (`dense_memory`). Anything else the pointer reaches (a store of the
+pointer itself, an external call, a return, an integer conversion) is a located
 compile-time error: the view would be silently wrong there.
 
 It runs twice. Before AD (`before_ad=True`), every view whose pointers reach no
@@ -33,9 +34,8 @@ from enzc.ir.datalayout import for_module
 from enzc.ir.instructions import (Call, CallBase, Cast, Compare, Freeze, GetElementPtr, Instruction, Invoke, Load,
                                   Phi, Select, Store)
 from enzc.ir.module import Function, Module
-from enzc.ir.types import PTR, ArrayType, FloatType, IntType, StructType, Type, VectorType
+from enzc.ir.types import I1, PTR, VOID, ArrayType, FloatType, IntType, StructType, Type, VectorType
 from enzc.ir.values import ConstantInt, ConstantSimple, Value, null
-from enzc.ir.types import I1
 
 from enzc.ad.callsite import function_of
 from enzc.ad.dense_memory import expand_transfer, is_view_transfer
@@ -194,6 +194,9 @@ class _Lowering:
                      if isinstance(u, CallBase) and u.callee is not v and is_view_transfer(u)]
         if transfers:  # memcpy/memset: element moves first, then lowered with the rest
             element = view.load_fn.function_type.ret
+            if element == VOID:
+                raise self._error(fn, transfers[0], view, f"copies elements but "
+                                  f"{readable_name(view.load_fn.name)} returns void")
             for call in dict.fromkeys(transfers):
                 expand_transfer(self.module, self.layout, call, element,
                                 lambda inst, what, hint: self._error(fn, inst, view, what, hint))
