@@ -39,9 +39,12 @@ extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out, enzyme_width,
     enzyme_dupv, enzyme_allocated, enzyme_tape, enzyme_nofree, enzyme_primal_return, enzyme_nocache,
     enzyme_vector, enzyme_scalar, enzyme_buffer, enzyme_runtime_activity;
 /* __enzyme_batch (f for enzyme_width lanes; declare it with the result type you need,
- * e.g. `Four __enzyme_batch(void *, ...)`) and __enzyme_iter(n, k) (a loop bound that
- * grows by k per derivative order; declare it with your integer type) are not declared
- * here: their types are the program's. */
+ * e.g. `Four __enzyme_batch(void *, ...)`), __enzyme_iter(n, k) (a loop bound that
+ * grows by k per derivative order; declare it with your integer type) and
+ * __enzyme_todense(load, store, args...) (a pointer whose loads at byte offset off call
+ * load(off, args...) and whose stores of v call store(v, off, args...); declare it
+ * returning your element pointer, e.g. `double *__enzyme_todense(void *, void *, ...)`)
+ * are not declared here: their types are the program's. */
 
 #ifndef ENZC_NO_PROTOTYPES
 /* Reverse mode: returns the derivative of the (single) `out` argument. */

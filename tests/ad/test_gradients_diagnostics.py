@@ -59,6 +59,7 @@ CASES = {
     "autodiff_through_pointer": Case(DIAG / "autodiff_through_pointer.c", ("__enzyme_autodiff", "direct call")),
     "autodiff_in_table": Case(DIAG / "autodiff_in_table.c", ("grad_table", "direct call")),
     "batch_missing_lane": Case(DIAG / "batch_missing_lane.c", ("__enzyme_batch", "missing")),
+    "todense_escape": Case(DIAG / "todense_escape.c", ("__enzyme_todense", "printf", "scaled_load")),
     # LAPACK is out of scope of the BLAS rules (issue 13): an opaque external call
     "lapack_call": Case(DIAG / "lapack_call.c", ("dpotrf_", "LAPACK", "custom derivative")),
     "blas_without_rule": Case(DIAG / "blas_without_rule.c", ("cblas_dtrmv", "gemm", "custom derivative")),

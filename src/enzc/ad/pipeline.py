@@ -19,14 +19,14 @@ from enzc.ir.values import ConstantExpr, Value
 from enzc.ad.auto_shadows import create_auto_shadows
 from enzc.ad.batch import is_batch, lower_batch
 from enzc.ad.callsite import REVERSE_MARK, CallSiteLowering, is_entry_point
+from enzc.ad.dense import dense_builtin, lower_dense_views
 from enzc.ad.diagnostics import ADError, ad_error
 from enzc.ad.markers import apply_registrations
 from enzc.ad.synth.cache_report import report as cache_report
 from enzc.ad.synth.derivatives import DerivativeCache
 from enzc.ad.synth.preprocess import ITER, iteration_calls
 
-OTHER_BUILTINS = ("__enzyme_context", "__enzyme_shadow", "__enzyme_todense",
-                  "__enzyme_truncate_mem_func", "__enzyme_truncate_op_func")
+OTHER_BUILTINS = ("__enzyme_context", "__enzyme_shadow", "__enzyme_truncate_mem_func", "__enzyme_truncate_op_func")
 """Other Enzyme runtime builtins: without this error they would only fail at link time."""
 
 
@@ -39,10 +39,10 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
     err = err or sys.stderr
     existing = set(module.functions)
     apply_registrations(module)
+    count = lower_dense_views(module, before_ad=True, differentiated=lambda: _differentiated_names(module))
     derivatives = DerivativeCache(module, for_module(module), tape_stats=tape_stats)
     lowering = CallSiteLowering(module, derivatives)
     lowering.runtime_activity = runtime_activity
-    count = 0
     entry_points = {f.name for f in module.functions.values() if is_entry_point(f)}
     for gv in module.globals.values():  # a table of entry points: only direct calls are replaced
         if entry_points and gv.initializer is not None and "ptr" in str(gv.value_type):
@@ -73,12 +73,15 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
             elif is_batch(callee):
                 lower_batch(lowering, inst, caller)
                 count += 1
+            elif dense_builtin(callee):
+                continue  # a view handed to an entry point: lowered once that is a derivative's call
             elif callee is not None and (builtin := _unsupported_builtin(callee.name or "")):
                 raise ad_error(module, inst, caller.name or "?",
                                f"'{builtin}' is not supported yet (enzc has __enzyme_autodiff, __enzyme_fwddiff, "
                                "__enzyme_augmentfwd/__enzyme_reverse, __enzyme_error_estimate, __enzyme_fwdsplit)")
         derivatives.types.forget(caller)  # its entry calls are calls of derivatives now
     lowering.remove_markers()
+    count += lower_dense_views(module, before_ad=False)  # the views handed to entry points
     count += _settle_iteration_counts(module)
     _inherit_sanitizers(module, existing)
     if print_cache:
@@ -165,6 +168,13 @@ def nested_first(module: Module, callers: list[Function]) -> list[Function]:
     for caller in callers:
         visit(caller)
     return order
+
+
+def _differentiated_names(module: Module) -> set[str]:
+    """Names of the functions entry points differentiate, and of all they reach."""
+    callers = [f for f in module.functions.values() if not f.is_declaration and _mentions_entry_point(f)]
+    roots = [fn for caller in callers for fn in _differentiated(caller)]
+    return {fn.name or "" for fn in _reachable(module, roots)}
 
 
 def _differentiated(caller: Function) -> list[Function]:

@@ -40,6 +40,7 @@ from enzc.ad.analysis.calls import CallKind, callee_name, classify
 from enzc.ad.analysis.mpi import float_transfer
 from enzc.ad.analysis.openmp import is_fork
 from enzc.ad.analysis.runtime_activity import checked_write, either, inactive_at_run_time, masked_length, masked_read
+from enzc.ad.analysis.write_only import pointers_from, write_only_params
 from enzc.ad.memory.fnptr import function_of_pointer, reachable_definitions
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
@@ -50,6 +51,7 @@ from enzc.ad.synth.forward_error import ARITHMETIC, arithmetic_error, reject_in_
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.mpi_calls import check_mpi, forward_mpi, is_mpi
 from enzc.ad.synth.mpi_requests import is_wait
+from enzc.ad.synth.noneed_writes import drop_primal_writes
 from enzc.ad.synth.parallel_adjoints import check_atomic_forward
 from enzc.ad.synth.parallel_region import forward_mode_fork
 from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward
@@ -100,7 +102,10 @@ def build_forward(derivatives: Derivatives, fn: Function, fd: ForwardDerivative)
     lanes = [_Lane({a: ts[k] for a, ts in extra.items() if not isinstance(a.type, PointerType)},
                    {**gu.shadows, **{a: ts[k] for a, ts in extra.items() if isinstance(a.type, PointerType)}})
              for k in range(width)]
-    _Tangents(gu, fd, lanes).run()
+    noneed = write_only_params(gu.original, [i for i, c in enumerate(fd.signature.args)
+                                             if c == ArgActivity.DUPNONEED])
+    _Tangents(gu, fd, lanes, pointers_from([gu.original.args[i] for i in noneed]) or {}).run()
+    drop_primal_writes([gu.new_value(gu.original.args[i]) for i in noneed])
 
 
 @dataclass
@@ -115,8 +120,11 @@ class _Lane:
 class _Tangents:
     """Emits the tangent of every active instruction right after its clone."""
 
-    def __init__(self, gu: GradientUtils, fd: ForwardDerivative, lanes: list[_Lane]) -> None:
+    def __init__(self, gu: GradientUtils, fd: ForwardDerivative, lanes: list[_Lane],
+                 noneed: dict[Value, None]) -> None:
         self.gu = gu
+        self.noneed = noneed
+        """Original pointers into `enzyme_dupnoneed` memory that is only written: callees get them dupnoneed."""
         self.fd = fd
         self.lanes = lanes
         self.lane = 0
@@ -457,7 +465,7 @@ class _Tangents:
             if not shadowed and not (floating and any(a in lane.t for lane in self.lanes)):
                 classes.append(ArgActivity.CONST)
                 continue
-            classes.append(ArgActivity.DUP)
+            classes.append(ArgActivity.DUPNONEED if a in self.noneed else ArgActivity.DUP)
             for k in range(len(self.lanes)):
                 self.enter_lane(k)
                 args.append(gu.shadow(a) if shadowed else self.tangent(a))
