@@ -173,6 +173,17 @@ INVALID = {
            "min-negative": '!{i32 8, !"x", i32 -1}',
            "wchar-size-not-integer": '!{i32 3, !"wchar_size", !{!"wchar_size", i32 4}}',
        }.items()},
+    # ll:3101232: the lists of used globals and of constructors, as LLVM's verifier has them
+    "used-not-appending": '@x = global i32 0\n@llvm.used = global [1 x ptr] [ptr @x]\n',
+    "ctors-internal": "@llvm.global_ctors = internal global [0 x { i32, ptr, ptr }] zeroinitializer\n",
+    "used-referenced": '@x = global i32 0\n@llvm.used = appending global [1 x ptr] [ptr @x]\n'
+                       "@y = global ptr @llvm.used\n",
+    "used-of-integers": "@llvm.used = appending global [1 x i32] [i32 0]\n",
+    "used-member-not-global": '@x = global i32 0\n@llvm.compiler.used = appending global '
+                              "[1 x ptr] [ptr getelementptr (i8, ptr @x, i64 1)]\n",
+    "used-zero-initializer": "@llvm.used = appending global [1 x ptr] zeroinitializer\n",
+    "ctors-two-fields": "@llvm.global_dtors = appending global [0 x { i32, ptr }] []\n",
+    "appending-scalar": "@a = appending global i32 0\n",
 }
 
 VALID = {
@@ -235,6 +246,11 @@ VALID = {
                     '!2 = !{i32 3, !"r", !6}\n!3 = !{i32 6, !"a", !{!"x"}}\n'
                     '!4 = !{i32 8, !"m", i32 0}\n!5 = !{i32 4, !"o", float 1.0}\n'
                     '!6 = !{!"wchar_size", i32 4}\n',
+    "intrinsic-lists": FN + "@x = global i32 0\n@e = external global [1 x ptr]\n"
+                       '@llvm.used = appending global [2 x ptr] [ptr @x, ptr @f], section "llvm.metadata"\n'
+                       "@llvm.compiler.used = external global [1 x ptr]\n"
+                       "@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] "
+                       "[{ i32, ptr, ptr } { i32 65535, ptr @f, ptr null }]\n",
 }
 
 

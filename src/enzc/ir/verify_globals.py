@@ -8,6 +8,7 @@
   a power of two, at most 2^32;
 - constants: aggregates, strings, splats and float spellings (verify_constants.py),
   initializers of external globals;
+- the `llvm.used` and ctor/dtor lists, `appending` linkage (verify_intrinsic_globals.py);
 - names: LLVM forbids NUL in names, quoted or not;
 - metadata attachments (`!dbg !12`) of functions, globals and instructions that
   point to undefined nodes.
@@ -27,6 +28,7 @@ from enzc.ir.values import Constant, GlobalValue, MetadataOperand
 from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
+from enzc.ir.verify_intrinsic_globals import intrinsic_global_problems
 from enzc.ir.verify_linkage import prefix_problems, suffix_problems
 from enzc.ir.verify_metadata import metadata_problems, node_problems, undefined_references
 from enzc.ir.verify_scopes import SCOPE_KINDS, scope_list_problem
@@ -40,6 +42,7 @@ _GROUP_REF = re.compile(r"#(\d+)\Z")
 def module_problems(module: Module) -> list[str]:
     """Everything wrong at module level (function bodies are checked elsewhere)."""
     problems = metadata_problems(module) + module_flag_problems(module) + _datalayout_problems(module)
+    problems += intrinsic_global_problems(module)
     for fn in module.functions.values():
         where = f"@{fn.name}"
         problems += _name_problems(where, fn.name)
