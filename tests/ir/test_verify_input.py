@@ -32,6 +32,8 @@ def _tbaa(*tags: str, inst: str = "load i32, ptr %p") -> str:
     nodes = [f"!{10 + k} = {tag}\n" for k, tag in enumerate(tags)]
     return "define void @f(ptr %p) {\n" + "".join(lines) + "  ret void\n}\n" + TBAA_TYPES + "".join(nodes)
 
+PROF = "define void @f(i1 %c) {\n  br i1 %c, label %a, label %a, !prof !0\na:\n  ret void\n}\n!0 = NODE\n"
+"""A conditional branch with the `!prof` node given."""
 
 INVALID = {
     "nul-in-name": '@"a\\00b" = global i32 0\n',
@@ -184,6 +186,20 @@ INVALID = {
     "used-zero-initializer": "@llvm.used = appending global [1 x ptr] zeroinitializer\n",
     "ctors-two-fields": "@llvm.global_dtors = appending global [0 x { i32, ptr }] []\n",
     "appending-scalar": "@a = appending global i32 0\n",
+    # ll:3101884: !prof nodes, named by their first operand
+    **{f"prof-{name}": PROF.replace("NODE", md) for name, md in {
+        "name-not-string": '!{i32 8, !"PIC Level", i32 2}',
+        "unknown-name": '!{!"foo", i32 1}',
+        "name-only": '!{!"branch_weights"}',
+        "wrong-weight-count": '!{!"branch_weights", i32 1, i32 2, i32 3}',
+        "weight-not-integer": '!{!"branch_weights", float 1.0, i32 2}',
+        "value-profile-kind": '!{!"VP", i32 3, i64 1, i64 2, i64 3}',
+        "unknown-without-origin": '!{!"unknown"}',
+    }.items()},
+    "prof-weights-on-add": "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1, !prof !0\n  ret i32 %y\n}\n"
+                           '!0 = !{!"branch_weights", i32 1}\n',
+    "prof-call-target-profile-on-load": "define i32 @f(ptr %p) {\n  %y = load i32, ptr %p, !prof !0\n"
+                                        '  ret i32 %y\n}\n!0 = !{!"VP", i32 0, i64 1, i64 2, i64 3}\n',
 }
 
 VALID = {
@@ -251,6 +267,17 @@ VALID = {
                        "@llvm.compiler.used = external global [1 x ptr]\n"
                        "@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] "
                        "[{ i32, ptr, ptr } { i32 65535, ptr @f, ptr null }]\n",
+    "prof-forms": "declare void @g()\ndefine i32 @f(i1 %c, i32 %x) personality ptr null {\n"
+                  "  br i1 %c, label %a, label %b, !prof !0\na:\n"
+                  "  %s = select i1 %c, i32 1, i32 2, !prof !1\n  call void @g(), !prof !2\n"
+                  "  call void @g(), !prof !3\n  call void @g(), !prof !4\n"
+                  "  switch i32 %x, label %b [ i32 1, label %b ], !prof !5\n"
+                  "b:\n  invoke void @g() to label %d unwind label %l, !prof !0\n"
+                  "l:\n  %p = landingpad { ptr, i32 } cleanup\n  br label %d, !prof !6\nd:\n  ret i32 0\n}\n"
+                  '!0 = !{!"branch_weights", !"expected", i32 1, i64 2}\n!1 = !{!"branch_weights", i1 1, i32 0}\n'
+                  '!2 = !{!"VP", i32 0, i64 10, i64 123, i64 10}\n!3 = !{!"unknown", !"pass"}\n'
+                  '!4 = !{!"branch_weights", i32 7}\n!5 = !{!"branch_weights", i32 1, i32 2}\n'
+                  '!6 = !{!"VP", i32 2, i64 1, i64 2, i64 3}\n',
 }
 
 

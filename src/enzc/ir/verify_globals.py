@@ -30,6 +30,7 @@ from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
 from enzc.ir.verify_intrinsic_globals import intrinsic_global_problems
 from enzc.ir.verify_linkage import prefix_problems, suffix_problems
+from enzc.ir.verify_prof import prof_problem
 from enzc.ir.verify_metadata import metadata_problems, node_problems, undefined_references
 from enzc.ir.verify_scopes import SCOPE_KINDS, scope_list_problem
 from enzc.ir.verify_tbaa import tbaa_problem
@@ -123,6 +124,8 @@ def body_problems(module: Module, fn: Function) -> list[str]:
                                                 "param")
             problems += _attachment_problems(where, _attachments(inst), module.metadata)
             problems += _tbaa_problems(where, inst, module.metadata)
+            if problem := prof_problem(inst.metadata.get("prof"), inst, module.metadata):
+                problems.append(f"{where}: {problem}")
             problems += [f"{where}: {p}" for kind in SCOPE_KINDS
                          if (p := scope_list_problem(inst.metadata.get(kind), module.metadata))]
             problems += _operand_metadata_problems(where, inst, module.metadata)
