@@ -34,6 +34,11 @@ def _tbaa(*tags: str, inst: str = "load i32, ptr %p") -> str:
 
 PROF = "define void @f(i1 %c) {\n  br i1 %c, label %a, label %a, !prof !0\na:\n  ret void\n}\n!0 = NODE\n"
 """A conditional branch with the `!prof` node given."""
+TLS = ("declare ptr @llvm.threadlocal.address.p0(ptr)\n@t = thread_local global i32 0\n"
+       "@n = global i32 0\n@a = alias i32, ptr @t\n@b = thread_local alias i32, ptr @t\n"
+       "define ptr @f(ptr %p) {\n  %r = call ptr @llvm.threadlocal.address.p0(ptr OPERAND)\n"
+       "  ret ptr %r\n}\n")
+"""A call of llvm.threadlocal.address on the operand given."""
 
 INVALID = {
     "nul-in-name": '@"a\\00b" = global i32 0\n',
@@ -200,6 +205,10 @@ INVALID = {
                            '!0 = !{!"branch_weights", i32 1}\n',
     "prof-call-target-profile-on-load": "define i32 @f(ptr %p) {\n  %y = load i32, ptr %p, !prof !0\n"
                                         '  ret i32 %y\n}\n!0 = !{!"VP", i32 0, i64 1, i64 2, i64 3}\n',
+    # ll:3201419: llvm.threadlocal.address of a global that is not thread_local
+    **{f"threadlocal-address-of-{name}": TLS.replace("OPERAND", op) for name, op in {
+        "plain-global": "@n", "alias-of-tls": "@a", "argument": "%p", "null": "null",
+        "expression": "getelementptr (i8, ptr @t, i64 1)"}.items()},
 }
 
 VALID = {
@@ -278,6 +287,8 @@ VALID = {
                   '!2 = !{!"VP", i32 0, i64 10, i64 123, i64 10}\n!3 = !{!"unknown", !"pass"}\n'
                   '!4 = !{!"branch_weights", i32 7}\n!5 = !{!"branch_weights", i32 1, i32 2}\n'
                   '!6 = !{!"VP", i32 2, i64 1, i64 2, i64 3}\n',
+    "threadlocal-address": TLS.replace("OPERAND", "@t"),
+    "threadlocal-address-of-tls-alias": TLS.replace("OPERAND", "@b"),
 }
 
 

@@ -24,7 +24,7 @@ from enzc.ir.instructions import CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef
 from enzc.ir.module import Function, Module
 from enzc.ir.types import Type
-from enzc.ir.values import Constant, GlobalValue, MetadataOperand
+from enzc.ir.values import Constant, GlobalValue, MetadataOperand, Value
 from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
@@ -161,10 +161,25 @@ def _intrinsic_call_problems(where: str, call: CallBase) -> list[str]:
     """An intrinsic's declaration fixes its signature; a call must use exactly it (other
     callees may be called through a different function type)."""
     callee = call.callee
-    if isinstance(callee, Function) and callee.name.startswith("llvm.") and \
-            call.function_type != callee.function_type:
+    if not (isinstance(callee, Function) and callee.name.startswith("llvm.")):
+        return []
+    if call.function_type != callee.function_type:
         return [f"{where}: intrinsic called with incompatible signature "
                 f"({call.function_type}, declared {callee.function_type})"]
+    if callee.name.startswith("llvm.threadlocal.address.") and call.args:
+        return _threadlocal_address_problems(where, call.args[0])
+    return []
+
+
+def _threadlocal_address_problems(where: str, operand: Value) -> list[str]:
+    """`llvm.threadlocal.address` takes a global that is itself `thread_local` (an alias
+    of one is not)."""
+    if not isinstance(operand, GlobalValue):
+        return [f"{where}: llvm.threadlocal.address takes a global, not '{operand.ref()}'"]
+    words = getattr(getattr(operand, "linkage", None), "words", ())
+    if not any(w.startswith("thread_local") for w in words):
+        return [f"{where}: llvm.threadlocal.address of '{operand.ref()}', "
+                "which is not thread_local"]
     return []
 
 
