@@ -209,6 +209,14 @@ INVALID = {
     **{f"threadlocal-address-of-{name}": TLS.replace("OPERAND", op) for name, op in {
         "plain-global": "@n", "alias-of-tls": "@a", "argument": "%p", "null": "null",
         "expression": "getelementptr (i8, ptr @t, i64 1)"}.items()},
+    # ll:3202378: what follows a function's parameters comes in LLVM's order, once
+    **{f"header-{name}": f"define void @f() {words} {{\n  ret void\n}}\n" for name, words in {
+        "unnamed-addr-twice": "unnamed_addr unnamed_addr",
+        "attribute-before-unnamed-addr": "nounwind local_unnamed_addr",
+        "section-before-attribute": 'section "a" nounwind',
+        "align-after-gc": 'gc "x" align 4',
+        "personality-twice": "personality ptr null personality ptr null",
+    }.items()},
 }
 
 VALID = {
@@ -289,6 +297,10 @@ VALID = {
                   '!6 = !{!"VP", i32 2, i64 1, i64 2, i64 3}\n',
     "threadlocal-address": TLS.replace("OPERAND", "@t"),
     "threadlocal-address-of-tls-alias": TLS.replace("OPERAND", "@b"),
+    "header-in-order": "$c = comdat any\ndefine void @c() local_unnamed_addr addrspace(0) nounwind "
+                       '"a"="b" align 2 #0 section "s" partition "p" comdat($c) align 4 gc "g" '
+                       "prefix i32 1 prologue i32 2 personality ptr null !foo !{} !bar !{} {\n"
+                       "  ret void\n}\n",
 }
 
 
