@@ -333,6 +333,27 @@ def test_valid_ir_is_accepted_and_printed_valid(name: str, tmp_path: Path) -> No
     assert _llvm_accepts(printed, tmp_path), printed.decode("utf-8", "replace")
 
 
+def _llvm_text(text: bytes, tmp_path: Path) -> str:
+    """llvm-dis of llvm-as of `text`: LLVM's own reading of it."""
+    path = tmp_path / "rt.ll"
+    path.write_bytes(text)
+    done = subprocess.run(f"llvm-as-22 {path} -o - | llvm-dis-22 -o -", shell=True,
+                          capture_output=True, check=True)
+    return done.stdout.decode("utf-8", "replace").split("\n", 1)[1]
+
+
+@pytest.mark.parametrize("group", [
+    'attributes #0 = { nounwind "target-features"="+sse,+\n\tsse2" }\n',  # ll:3202218
+    'attributes #0 = { nounwind "targe\n-features"="+sse"\n  "b"="c" }\n',  # ll:3207573
+])
+def test_line_break_inside_a_group_string_is_kept(group: str, tmp_path: Path) -> None:
+    """A raw line break inside a string of an attribute group is part of the string for
+    LLVM; enzc.ir used to print it as a space (a different attribute)."""
+    text = (FN.replace("@f()", "@f() #0") + group).encode()
+    printed = _enzc(text).encode()
+    assert _llvm_text(printed, tmp_path) == _llvm_text(text, tmp_path)
+
+
 def test_deep_nesting_is_a_clean_error(tmp_path: Path) -> None:
     depth = 3000
     text = ("@g = global " + "[1 x " * depth + "i8" + "]" * depth + " zeroinitializer\n").encode()

@@ -266,7 +266,7 @@ def parse_definition(line: str, resolve: GlobalResolver | None = None) -> tuple[
     return key, ids
 
 
-_ATTR_GROUP = re.compile(r"attributes[ \t]+#([0-9]+)[ \t]*=[ \t]*\{(.*)\}[ \t]*\Z")
+_ATTR_GROUP = re.compile(r"attributes[ \t]+#([0-9]+)[ \t]*=[ \t]*\{(.*)\}[ \t]*\Z", re.DOTALL)
 _ATTR = re.compile(
     r'[ \t]*("[^"]*"(?:="[^"]*")?'
     r'|[A-Za-z_][A-Za-z0-9_]*(?:\((?:[^()"]|"[^"]*"|\((?:[^()"]|"[^"]*")*\))*\))?(?:=[A-Za-z0-9_]+)?)'
