@@ -217,6 +217,15 @@ INVALID = {
         "align-after-gc": 'gc "x" align 4',
         "personality-twice": "personality ptr null personality ptr null",
     }.items()},
+    # "Expected '!' here" (ll:3202524, ll:3208420 are of this message): a definition's node
+    "node-distinct-twice": "!0 = distinct distinct !{}\n!n = !{!0}\n",
+    # and an attachment must be a node, not a string or a value
+    **{f"attachment-{where}-{name}": text.replace("NODE", node)
+       for where, text in {"instruction": "define void @f() {\n  ret void, !foo NODE\n}\n",
+                           "global": "@g = global i32 0, !foo NODE\n",
+                           "function": "define void @f() !foo NODE {\n  ret void\n}\n",
+                           "declaration": "declare !foo NODE void @f()\n"}.items()
+       for name, node in {"string": '!"x"', "value": "i32 0"}.items()},
 }
 
 VALID = {

@@ -77,7 +77,7 @@ class EntityCallbacks(ValueCallbacks):
                 if ref is None and i < n and c[i] is None:
                     i += 1
             elif kind == "ATTACH":
-                _attach(md, repeated, t[t.index("!") + 1 :], self._md(c[i + 1]))
+                _attach(md, repeated, t[t.index("!") + 1 :], self._attachment(t, c[i + 1]))
                 i += 2
             elif kind == "ATTACH_REF":
                 _attach(md, repeated, *attachment_ref(t))
@@ -192,7 +192,7 @@ class EntityCallbacks(ValueCallbacks):
                     fn.type = PointerType(fn.addrspace)
                 i += 2
             elif kind == "MDKIND":
-                _attach(fn.metadata, fn.repeated_metadata, t[1:], self._md(c[i + 1]))
+                _attach(fn.metadata, fn.repeated_metadata, t[1:], self._attachment(t, c[i + 1]))
                 i += 2
             elif t in ("unnamed_addr", "local_unnamed_addr"):
                 fn.unnamed_addr = self._text(t)
@@ -209,7 +209,7 @@ class EntityCallbacks(ValueCallbacks):
     def function_decl(self, c: list) -> None:
         fn = c[-2][0]
         for i in range(0, len(c) - 2, 2):
-            _attach(fn.metadata, fn.repeated_metadata, c[i][1:], self._md(c[i + 1]))
+            _attach(fn.metadata, fn.repeated_metadata, c[i][1:], self._attachment(c[i], c[i + 1]))
 
     def module(self, c: list) -> None:
         """The `module` rule: everything was recorded as it was reduced."""
