@@ -39,6 +39,8 @@ TLS = ("declare ptr @llvm.threadlocal.address.p0(ptr)\n@t = thread_local global 
        "define ptr @f(ptr %p) {\n  %r = call ptr @llvm.threadlocal.address.p0(ptr OPERAND)\n"
        "  ret ptr %r\n}\n")
 """A call of llvm.threadlocal.address on the operand given."""
+MUSTTAIL = "declare i32 @g(i32)\ndefine CALLER {\n  CALL\n}\n"
+"""A function `CALLER` whose body is `CALL` (a musttail call of @g and a ret)."""
 
 INVALID = {
     "nul-in-name": '@"a\\00b" = global i32 0\n',
@@ -226,6 +228,19 @@ INVALID = {
                            "function": "define void @f() !foo NODE {\n  ret void\n}\n",
                            "declaration": "declare !foo NODE void @f()\n"}.items()
        for name, node in {"string": '!"x"', "value": "i32 0"}.items()},
+    # ll:3209286: a musttail call hands the caller's frame over; LLVM wants it to fit
+    **{f"musttail-{name}": MUSTTAIL.replace("CALLER", caller).replace("CALL", call)
+       for name, (caller, call) in {
+           "return-type": ("i64 @f(i32 %x)", "%r = musttail call i32 @g(i32 %x)\n"
+                                              "  %z = zext i32 %r to i64\n  ret i64 %z"),
+           "not-before-ret": ("i32 @f(i32 %x)", "%r = musttail call i32 @g(i32 %x)\n"
+                                                "  %y = add i32 %r, 1\n  ret i32 %y"),
+           "result-not-returned": ("i32 @f(i32 %x)", "%r = musttail call i32 @g(i32 %x)\n  ret i32 0"),
+           "parameter-count": ("i32 @f()", "%r = musttail call i32 @g(i32 0)\n  ret i32 %r"),
+           "calling-convention": ("fastcc i32 @f(i32 %x)", "%r = musttail call i32 @g(i32 %x)\n"
+                                                           "  ret i32 %r"),
+           "abi-attribute": ("i32 @f(i32 inreg %x)", "%r = musttail call i32 @g(i32 %x)\n  ret i32 %r"),
+       }.items()},
 }
 
 VALID = {
@@ -310,6 +325,12 @@ VALID = {
                        '"a"="b" align 2 #0 section "s" partition "p" comdat($c) align 4 gc "g" '
                        "prefix i32 1 prologue i32 2 personality ptr null !foo !{} !bar !{} {\n"
                        "  ret void\n}\n",
+    "musttail": "declare ptr @g(ptr, i32)\ndeclare tailcc void @t(i32, i32)\n"
+                "define ptr @f(ptr byval(i32) align 4 %p, i32 zeroext %x) {\n"
+                "  %r = musttail call ptr @g(ptr byval(i32) align 4 %p, i32 %x)\n"
+                "  %b = bitcast ptr %r to ptr\n  ret ptr %b\n}\n"
+                "define tailcc void @h(i32 %x) {\n  musttail call tailcc void @t(i32 %x, i32 1)\n"
+                "  ret void\n}\n",
 }
 
 

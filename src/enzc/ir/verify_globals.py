@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from enzc.ir.datalayout import DataLayout, DataLayoutError
-from enzc.ir.instructions import CallBase, Instruction
+from enzc.ir.instructions import Call, CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef
 from enzc.ir.module import Function, Module
 from enzc.ir.types import Type
@@ -30,6 +30,7 @@ from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
 from enzc.ir.verify_intrinsic_globals import intrinsic_global_problems
 from enzc.ir.verify_linkage import prefix_problems, suffix_problems
+from enzc.ir.verify_musttail import musttail_problem
 from enzc.ir.verify_prof import prof_problem
 from enzc.ir.verify_metadata import metadata_problems, node_problems, undefined_references
 from enzc.ir.verify_scopes import SCOPE_KINDS, scope_list_problem
@@ -115,6 +116,9 @@ def body_problems(module: Module, fn: Function) -> list[str]:
             align = getattr(inst, "align", None)
             if align is not None:
                 problems += _alignment_value_problems(where, align)
+            if isinstance(inst, Call) and inst.tail == "musttail" and \
+                    (problem := musttail_problem(fn, inst)):
+                problems.append(f"{where}: {problem}")
             if isinstance(inst, CallBase):
                 problems += _intrinsic_call_problems(where, inst)
                 problems += _attribute_problems(where, [inst.fn_attrs])
