@@ -41,6 +41,12 @@ TLS = ("declare ptr @llvm.threadlocal.address.p0(ptr)\n@t = thread_local global 
 """A call of llvm.threadlocal.address on the operand given."""
 MUSTTAIL = "declare i32 @g(i32)\ndefine CALLER {\n  CALL\n}\n"
 """A function `CALLER` whose body is `CALL` (a musttail call of @g and a ret)."""
+EH = ("declare void @g()\ndeclare i32 @__gxx_personality_v0(...)\ndefine void @f() PERSONALITY {\n"
+      "  ENTRY\na:\n  ret void\nb:\n  PAD\n  ret void\n}\n")
+"""An entry block `ENTRY` (an invoke of @g), a block %a, a block %b starting with `PAD`."""
+EH_PERS = "personality ptr @__gxx_personality_v0"
+EH_ENTRY = "invoke void @g() to label %a unwind label %b"
+EH_PAD = "%l = landingpad { ptr, i32 } cleanup"
 
 INVALID = {
     "nul-in-name": '@"a\\00b" = global i32 0\n',
@@ -241,6 +247,22 @@ INVALID = {
                                                            "  ret i32 %r"),
            "abi-attribute": ("i32 @f(i32 inreg %x)", "%r = musttail call i32 @g(i32 %x)\n  ret i32 %r"),
        }.items()},
+    # ll:3400332 (campaign on be912e9): resume in a function without a personality; the
+    # rules of LLVM's verifier for exception handling
+    "resume-without-personality": "define void @f(i32 %x) {\n  resume i32 %x\n}\n",
+    "cleanuppad-without-personality": "define void @f() {\n  %p = cleanuppad within none []\n"
+                                      "  cleanupret from %p unwind to caller\n}\n",
+    "declaration-with-personality": "declare void @h() personality ptr null\n",
+    **{f"landingpad-{name}": EH.replace("PERSONALITY", pers).replace("PAD", pad).replace("ENTRY", entry)
+       for name, (pers, entry, pad) in {
+           "without-personality": ("", EH_ENTRY, EH_PAD),
+           "not-first": (EH_PERS, EH_ENTRY, "%z = add i32 0, 0\n  " + EH_PAD),
+           "without-clause": (EH_PERS, EH_ENTRY, "%l = landingpad { ptr, i32 }"),
+           "entered-by-branch": (EH_PERS, "br label %b", EH_PAD),
+           "unwind-to-plain-block": (EH_PERS, "invoke void @g() to label %b unwind label %a", EH_PAD),
+       }.items()},
+    "landingpad-in-entry-block": "declare i32 @__gxx_personality_v0(...)\n"
+                                 f"define void @f() {EH_PERS} {{\n  {EH_PAD}\n  ret void\n}}\n",
 }
 
 VALID = {
@@ -331,6 +353,14 @@ VALID = {
                 "  %b = bitcast ptr %r to ptr\n  ret ptr %b\n}\n"
                 "define tailcc void @h(i32 %x) {\n  musttail call tailcc void @t(i32 %x, i32 1)\n"
                 "  ret void\n}\n",
+    "exception-handling": EH.replace("PERSONALITY", EH_PERS).replace("ENTRY", EH_ENTRY)
+                            .replace("PAD", EH_PAD.replace("cleanup", "catch ptr null")),
+    "windows-exception-handling": "declare void @g()\ndeclare i32 @__CxxFrameHandler3(...)\n"
+                                  "define void @f() personality ptr @__CxxFrameHandler3 {\n"
+                                  "  invoke void @g() to label %e unwind label %d\nd:\n"
+                                  "  %cs = catchswitch within none [label %h] unwind to caller\nh:\n"
+                                  "  %p = catchpad within %cs []\n  catchret from %p to label %e\ne:\n"
+                                  "  ret void\n}\n",
 }
 
 

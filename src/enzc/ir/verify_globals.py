@@ -30,6 +30,7 @@ from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
 from enzc.ir.verify_intrinsic_globals import intrinsic_global_problems
 from enzc.ir.verify_linkage import prefix_problems, suffix_problems
+from enzc.ir.verify_eh import eh_problems
 from enzc.ir.verify_musttail import musttail_problem
 from enzc.ir.verify_prof import prof_problem
 from enzc.ir.verify_metadata import metadata_problems, node_problems, undefined_references
@@ -54,6 +55,8 @@ def module_problems(module: Module) -> list[str]:
         problems += _attribute_problems(where, [fn.ret_attrs, *(a.attrs for a in fn.args)],
                                         "param")
         problems += prefix_problems(where, fn.linkage.words, "function")
+        if fn.is_declaration and any(w.startswith("personality") for w in fn.header_suffix):
+            problems.append(f"{where}: a declaration cannot have a personality")
         problems += _alignment_problems(where, " ".join(fn.header_suffix))
         problems += _attachment_problems(where, _attachments(fn), module.metadata)
     for var in module.globals.values():
@@ -101,7 +104,7 @@ def _triple_problems(triple: str) -> list[str]:
 def body_problems(module: Module, fn: Function) -> list[str]:
     """Per-instruction checks the type checker does not make (names, alignment,
     attribute groups of calls, metadata attachments and operands)."""
-    problems: list[str] = []
+    problems: list[str] = eh_problems(fn)
     for arg in fn.args:
         if arg.name is not None:
             problems += _name_problems(f"@{fn.name}, argument %{arg.name}", arg.name)
