@@ -249,6 +249,10 @@ INVALID = {
        }.items()},
     # ll:3400332 (campaign on be912e9): resume in a function without a personality; the
     # rules of LLVM's verifier for exception handling
+    # ll:3400562 (campaign on be912e9): junk after an operation of an inline expression
+    "expression-element-with-junk": DI + "declare void @g(metadata)\ndefine void @f() {\n"
+                                    "  call void @g(metadata !DIExpression(DW_OP_LLVM_fragment%x 0, 8))\n"
+                                    "  ret void\n}\n",
     "resume-without-personality": "define void @f(i32 %x) {\n  resume i32 %x\n}\n",
     "cleanuppad-without-personality": "define void @f() {\n  %p = cleanuppad within none []\n"
                                       "  cleanupret from %p unwind to caller\n}\n",
