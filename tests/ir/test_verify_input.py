@@ -249,6 +249,12 @@ INVALID = {
        }.items()},
     # ll:3400332 (campaign on be912e9): resume in a function without a personality; the
     # rules of LLVM's verifier for exception handling
+    # ll:3301075 (campaign on 184dc17): allocsize naming parameters that are not there
+    "allocsize-out-of-bounds": "declare ptr @f(i64) allocsize(1)\n",
+    "allocsize-count-out-of-bounds": "declare ptr @f(i64, i64) allocsize(0, 2)\n",
+    "allocsize-of-pointer": "declare ptr @f(ptr) allocsize(0)\n",
+    "allocsize-on-call-through-group": "declare void @g()\ndefine void @f() {\n  call void @g() #0\n"
+                                       "  ret void\n}\nattributes #0 = { allocsize(0) }\n",
     # ll:3400562 (campaign on be912e9): junk after an operation of an inline expression
     "expression-element-with-junk": DI + "declare void @g(metadata)\ndefine void @f() {\n"
                                     "  call void @g(metadata !DIExpression(DW_OP_LLVM_fragment%x 0, 8))\n"
@@ -357,6 +363,8 @@ VALID = {
                 "  %b = bitcast ptr %r to ptr\n  ret ptr %b\n}\n"
                 "define tailcc void @h(i32 %x) {\n  musttail call tailcc void @t(i32 %x, i32 1)\n"
                 "  ret void\n}\n",
+    "allocsize": "declare ptr @f(i64, i32) allocsize(0, 1)\ndeclare ptr @g(i8) #0\n"
+                 "attributes #0 = { allocsize(0) }\n",
     "exception-handling": EH.replace("PERSONALITY", EH_PERS).replace("ENTRY", EH_ENTRY)
                             .replace("PAD", EH_PAD.replace("cleanup", "catch ptr null")),
     "windows-exception-handling": "declare void @g()\ndeclare i32 @__CxxFrameHandler3(...)\n"

@@ -23,7 +23,7 @@ from enzc.ir.datalayout import DataLayout, DataLayoutError
 from enzc.ir.instructions import Call, CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef
 from enzc.ir.module import Function, Module
-from enzc.ir.types import Type
+from enzc.ir.types import FunctionType, IntType, Type
 from enzc.ir.values import Constant, GlobalValue, MetadataOperand, Value
 from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
@@ -55,6 +55,7 @@ def module_problems(module: Module) -> list[str]:
         problems += _attribute_problems(where, [fn.ret_attrs, *(a.attrs for a in fn.args)],
                                         "param")
         problems += prefix_problems(where, fn.linkage.words, "function")
+        problems += _allocsize_problems(where, fn.fn_attrs, fn.function_type, module)
         if fn.is_declaration and any(w.startswith("personality") for w in fn.header_suffix):
             problems.append(f"{where}: a declaration cannot have a personality")
         problems += _alignment_problems(where, " ".join(fn.header_suffix))
@@ -124,6 +125,7 @@ def body_problems(module: Module, fn: Function) -> list[str]:
                 problems.append(f"{where}: {problem}")
             if isinstance(inst, CallBase):
                 problems += _intrinsic_call_problems(where, inst)
+                problems += _allocsize_problems(where, inst.fn_attrs, inst.function_type, module)
                 problems += _attribute_problems(where, [inst.fn_attrs])
                 problems += _typed_attribute_problems(
                     where, [(inst.ret_attrs, inst.type), *zip(inst.arg_attrs, (a.type for a in inst.args))])
@@ -188,6 +190,32 @@ def _threadlocal_address_problems(where: str, operand: Value) -> list[str]:
         return [f"{where}: llvm.threadlocal.address of '{operand.ref()}', "
                 "which is not thread_local"]
     return []
+
+
+_ALLOCSIZE = re.compile(r"allocsize\((\d+)(?:,\s*(\d+))?\)\Z")
+
+
+def _allocsize_problems(where: str, attrs: Iterable[str], ftype: FunctionType,
+                        module: Module) -> list[str]:
+    """`allocsize(i[, j])` (also through an attribute group) names integer parameters
+    of the function or call it is on."""
+    words: list[str] = []
+    for attr in attrs:
+        group = _GROUP_REF.match(attr)
+        words += module.attribute_groups.get(group.group(1), ()) if group else [attr]
+    problems = []
+    for word in words:
+        if (m := _ALLOCSIZE.match(word)) is None:
+            continue
+        for index, role in ((m.group(1), "element size"), (m.group(2), "number of elements")):
+            if index is None:
+                continue
+            if int(index) >= len(ftype.params):
+                problems.append(f"{where}: 'allocsize' {role} argument is out of bounds")
+            elif not isinstance(ftype.params[int(index)], IntType):
+                problems.append(f"{where}: 'allocsize' {role} argument must refer to an "
+                                "integer parameter")
+    return problems
 
 
 def _describe(inst: Instruction) -> str:
