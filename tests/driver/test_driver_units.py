@@ -129,6 +129,15 @@ def test_archive_corruption_is_reported(tmp_path: Path) -> None:
         parse_archive("x.a", data[:8] + b"x" * 70)
 
 
+def test_thin_archive_member_name_with_nul_is_reported(tmp_path: Path) -> None:
+    """ar:3205535: a NUL byte in a thin archive's member name reached open(), whose
+    ValueError ended enzcc with an internal error."""
+    data = _gnu_ar(tmp_path, {"one.txt": b"1"}, thin=True).read_bytes()
+    assert b"one.txt/" in data
+    with pytest.raises(ArchiveError, match="contains a NUL byte"):
+        parse_archive(str(tmp_path / "thin.a"), data.replace(b"one.txt/", b"on\0.txt/"))
+
+
 def test_archive_symbol_index_maps_symbols_to_members(tmp_path: Path) -> None:
     for name, text in (("f.c", "int f(void){return 1;}"), ("g.c", "int g(void){return 2;}")):
         (tmp_path / name).write_text(text)

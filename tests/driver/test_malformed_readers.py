@@ -67,3 +67,18 @@ def test_ll_input_with_nul_and_non_utf8_bytes_links_as_with_clang(tmp_path: Path
         assert built.returncode == 0, built.stderr.decode(errors="replace")
         assert subprocess.run([str(exe)], capture_output=True).stdout == b"ok\xff\n"
     assert os.listdir(temp) == []
+
+
+def test_ir_for_a_triple_llvm_has_no_target_for_is_an_error() -> None:
+    """obj:3300629: a damaged object's IR named the triple `x8664-pc-linux-gnu`; making
+    the target machine for O2* raised RuntimeError, an internal error of enzcc."""
+    import llvmlite.binding as llvm
+
+    from enzc.errors import EnzcError
+    from enzc.frontend.passes import run_o2_star
+    from enzc.lto.irmodule import initialize_llvm
+
+    initialize_llvm()
+    module = llvm.parse_assembly('target triple = "x8664-pc-linux-gnu"\n')
+    with pytest.raises(EnzcError, match="'x8664-pc-linux-gnu', for which LLVM has no target"):
+        run_o2_star(module)

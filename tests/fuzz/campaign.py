@@ -89,6 +89,8 @@ def main() -> int:
                     say(f"FAIL {kind}:{seed} {verdict.outcome}: {verdict.detail[:500]}")
                 elif verdict.outcome == "unsupported" and counts[kind]["unsupported"] <= 20:
                     say(f"unsupported {kind}:{seed}: {verdict.detail[:200]}")
+                elif " crashed " in verdict.detail:  # LLVM's own crash, enzc rejected it
+                    say(f"LLVM crash {kind}:{seed} {verdict.outcome}: {verdict.detail[:200]}")
                 i += 1
                 if i % 200 == 0:
                     say(f"progress: {i} cases, {failed} failures, "

@@ -216,12 +216,13 @@ def judge_ir(kind: str, case: Path, work: Path) -> Verdict:
     else:
         llvm = run_tool(["llvm-as-22", str(case), "-o", str(work / "in.bc")], work)
     llvm_ok = llvm.code == 0
+    crash = _llvm_crash(kind, llvm, case, work)
     if enzc.code != 0:
         if llvm_ok:
             return Verdict(kind, "unsupported", _first_error(enzc.stderr))
-        return Verdict(kind, "rejected")
+        return Verdict(kind, "rejected", crash or "")
     if not llvm_ok:
-        return Verdict(kind, "invalid-accepted", f"LLVM: {_first_error(llvm.stderr)}")
+        return Verdict(kind, "invalid-accepted", crash or f"LLVM: {_first_error(llvm.stderr)}")
     printed = run_tool(["llvm-as-22", str(output), "-o", str(work / "out.bc")], work)
     if printed.code != 0:
         return Verdict(kind, "invalid-output", f"llvm-as on enzc's output: "
@@ -229,6 +230,26 @@ def judge_ir(kind: str, case: Path, work: Path) -> Verdict:
     if kind == "ll" and _canonical(work / "in.bc", work) != _canonical(work / "out.bc", work):
         return Verdict(kind, "roundtrip-mismatch", "llvm-dis of input and output differ")
     return Verdict(kind, "accepted")
+
+
+def _llvm_crash(kind: str, llvm: Run, case: Path, work: Path) -> str | None:
+    """What LLVM's crash on `case` says, or None when it did not crash.
+
+    LLVM's tools crash on some malformed IR (a segfault in `verifyModule`) instead of
+    rejecting it. The crash is LLVM's "no": it does not accept the input, so enzc's
+    clean rejection is right and its acceptance is judged as accepting invalid IR (what
+    enzc prints would crash LLVM's tools in turn). To tell a crash of the parser from
+    one of the verifier (and the latter's input, which LLVM's parser takes, from a
+    syntax error) the input is parsed once more without verification."""
+    if llvm.code is None or llvm.code >= 0:
+        return None
+    tool = "opt-22" if kind == "bc" else "llvm-as-22"
+    parsed = run_tool([tool, "-disable-verify", str(case), "-o", str(work / "noverify.bc")], work)
+    if parsed.code == 0:
+        return f"{tool} crashed (signal {-llvm.code}) verifying it; it parses without -verify"
+    if parsed.code is not None and parsed.code > 0:
+        return f"{tool} crashed (signal {-llvm.code}); without verification: {_first_error(parsed.stderr)}"
+    return f"{tool} crashed (signal {-llvm.code}) parsing it"
 
 
 def _canonical(bitcode: Path, work: Path) -> str:

@@ -89,8 +89,11 @@ def _build_ir(directory: Path) -> None:
     for source in sorted(CORPUS.glob("*.c")):
         for name, flags in LL_CONFIGS:
             target = out / f"{source.stem}.{name}.ll"
-            subprocess.run(["clang-22", "-S", "-emit-llvm", *flags, str(source), "-o",
-                            str(target)], check=True, capture_output=True)
+            # Relative names and a fixed compilation directory keep the checkout's path
+            # out of the seeds, so `--replay` rebuilds a case the same in any worktree.
+            subprocess.run(["clang-22", "-S", "-emit-llvm", *flags, "-fdebug-compilation-dir=.",
+                            source.name, "-o", str(target)], cwd=CORPUS, check=True,
+                           capture_output=True)
             if target.stat().st_size > MAX_LL_BYTES:
                 target.unlink()
             elif name == "O2":
@@ -105,25 +108,25 @@ def _build_objects(directory: Path) -> None:
         (src / name).write_text(text)
     main = directory / "main"
     main.mkdir()
-    subprocess.run(["clang-22", "-c", str(src / "main.c"), "-o", str(main / "main.o")],
+    subprocess.run(["clang-22", "-c", "main.c", "-o", str(main / "main.o")], cwd=src,
                    check=True)
     obj = directory / "obj"
     obj.mkdir()
     library = [src / name for name in LIBRARY]
     for flags, tag in ((["-O2"], "enzcc"), (["-O0"], "enzcc-O0")):
         for source in library:
-            subprocess.run([str(ENZCC), *flags, "-c", str(source), "-o",
-                            str(obj / f"{source.stem}.{tag}.o")], check=True,
+            subprocess.run([str(ENZCC), *flags, "-c", source.name, "-o",
+                            str(obj / f"{source.stem}.{tag}.o")], cwd=src, check=True,
                            capture_output=True)
     for source in library:
         subprocess.run(["clang-22", "-O1", "-fembed-bitcode", "-isystem", runtime_include_dir(),
-                        "-c", str(source), "-o",
-                        str(obj / f"{source.stem}.embed.o")], check=True)
+                        "-c", source.name, "-o",
+                        str(obj / f"{source.stem}.embed.o")], cwd=src, check=True)
     # One object holding the whole library, so a single mutated object makes a program.
     combined = src / "combined.c"
     combined.write_text("".join(LIBRARY.values()))
-    subprocess.run([str(ENZCC), "-O2", "-c", str(combined), "-o", str(obj / "combined.enzcc.o")],
-                   check=True)
+    subprocess.run([str(ENZCC), "-O2", "-c", combined.name, "-o", str(obj / "combined.enzcc.o")],
+                   cwd=src, check=True)
     _build_archives(directory, obj)
 
 

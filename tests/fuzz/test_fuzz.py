@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cases import judge, make_case
+from harness import Run, _llvm_crash
 from seeds import Seeds
 
 SCALE = float(os.environ.get("ENZC_FUZZ_EXAMPLES", "1"))
@@ -48,3 +49,16 @@ def test_mutants_get_a_clean_answer(kind: str, seeds: Seeds, tmp_path: Path) -> 
         _check(kind, rnd, seeds, tmp_path)
 
     run()
+
+
+def test_llvm_crash_is_told_apart_from_a_syntax_error(tmp_path: Path) -> None:
+    """ll:3102377: llvm-as-22 segfaulted in its verifier. A crash is LLVM's "no" (enzc
+    rejecting is right, accepting is a failure); the verdict says whether LLVM's parser
+    takes the input without verification, or rejects it as a syntax error."""
+    valid, broken = tmp_path / "valid.ll", tmp_path / "broken.ll"
+    valid.write_text("define void @f() {\n  ret void\n}\n")
+    broken.write_text("define void @f() {\n  ret i32 0\n}\n")
+    segfault = Run(-11, "Segmentation fault", 0.1)
+    assert _llvm_crash("ll", Run(1, "error", 0.1), broken, tmp_path) is None
+    assert "verifying it; it parses without -verify" in _llvm_crash("ll", segfault, valid, tmp_path)
+    assert "without verification: " in _llvm_crash("ll", segfault, broken, tmp_path)

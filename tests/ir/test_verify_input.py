@@ -32,6 +32,21 @@ def _tbaa(*tags: str, inst: str = "load i32, ptr %p") -> str:
     nodes = [f"!{10 + k} = {tag}\n" for k, tag in enumerate(tags)]
     return "define void @f(ptr %p) {\n" + "".join(lines) + "  ret void\n}\n" + TBAA_TYPES + "".join(nodes)
 
+PROF = "define void @f(i1 %c) {\n  br i1 %c, label %a, label %a, !prof !0\na:\n  ret void\n}\n!0 = NODE\n"
+"""A conditional branch with the `!prof` node given."""
+TLS = ("declare ptr @llvm.threadlocal.address.p0(ptr)\n@t = thread_local global i32 0\n"
+       "@n = global i32 0\n@a = alias i32, ptr @t\n@b = thread_local alias i32, ptr @t\n"
+       "define ptr @f(ptr %p) {\n  %r = call ptr @llvm.threadlocal.address.p0(ptr OPERAND)\n"
+       "  ret ptr %r\n}\n")
+"""A call of llvm.threadlocal.address on the operand given."""
+MUSTTAIL = "declare i32 @g(i32)\ndefine CALLER {\n  CALL\n}\n"
+"""A function `CALLER` whose body is `CALL` (a musttail call of @g and a ret)."""
+EH = ("declare void @g()\ndeclare i32 @__gxx_personality_v0(...)\ndefine void @f() PERSONALITY {\n"
+      "  ENTRY\na:\n  ret void\nb:\n  PAD\n  ret void\n}\n")
+"""An entry block `ENTRY` (an invoke of @g), a block %a, a block %b starting with `PAD`."""
+EH_PERS = "personality ptr @__gxx_personality_v0"
+EH_ENTRY = "invoke void @g() to label %a unwind label %b"
+EH_PAD = "%l = landingpad { ptr, i32 } cleanup"
 
 INVALID = {
     "nul-in-name": '@"a\\00b" = global i32 0\n',
@@ -173,6 +188,91 @@ INVALID = {
            "min-negative": '!{i32 8, !"x", i32 -1}',
            "wchar-size-not-integer": '!{i32 3, !"wchar_size", !{!"wchar_size", i32 4}}',
        }.items()},
+    # ll:3101232: the lists of used globals and of constructors, as LLVM's verifier has them
+    "used-not-appending": '@x = global i32 0\n@llvm.used = global [1 x ptr] [ptr @x]\n',
+    "ctors-internal": "@llvm.global_ctors = internal global [0 x { i32, ptr, ptr }] zeroinitializer\n",
+    "used-referenced": '@x = global i32 0\n@llvm.used = appending global [1 x ptr] [ptr @x]\n'
+                       "@y = global ptr @llvm.used\n",
+    "used-of-integers": "@llvm.used = appending global [1 x i32] [i32 0]\n",
+    "used-member-not-global": '@x = global i32 0\n@llvm.compiler.used = appending global '
+                              "[1 x ptr] [ptr getelementptr (i8, ptr @x, i64 1)]\n",
+    "used-zero-initializer": "@llvm.used = appending global [1 x ptr] zeroinitializer\n",
+    "ctors-two-fields": "@llvm.global_dtors = appending global [0 x { i32, ptr }] []\n",
+    "appending-scalar": "@a = appending global i32 0\n",
+    # ll:3101884: !prof nodes, named by their first operand
+    **{f"prof-{name}": PROF.replace("NODE", md) for name, md in {
+        "name-not-string": '!{i32 8, !"PIC Level", i32 2}',
+        "unknown-name": '!{!"foo", i32 1}',
+        "name-only": '!{!"branch_weights"}',
+        "wrong-weight-count": '!{!"branch_weights", i32 1, i32 2, i32 3}',
+        "weight-not-integer": '!{!"branch_weights", float 1.0, i32 2}',
+        "value-profile-kind": '!{!"VP", i32 3, i64 1, i64 2, i64 3}',
+        "unknown-without-origin": '!{!"unknown"}',
+    }.items()},
+    "prof-weights-on-add": "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1, !prof !0\n  ret i32 %y\n}\n"
+                           '!0 = !{!"branch_weights", i32 1}\n',
+    "prof-call-target-profile-on-load": "define i32 @f(ptr %p) {\n  %y = load i32, ptr %p, !prof !0\n"
+                                        '  ret i32 %y\n}\n!0 = !{!"VP", i32 0, i64 1, i64 2, i64 3}\n',
+    # ll:3201419: llvm.threadlocal.address of a global that is not thread_local
+    **{f"threadlocal-address-of-{name}": TLS.replace("OPERAND", op) for name, op in {
+        "plain-global": "@n", "alias-of-tls": "@a", "argument": "%p", "null": "null",
+        "expression": "getelementptr (i8, ptr @t, i64 1)"}.items()},
+    # ll:3202378: what follows a function's parameters comes in LLVM's order, once
+    **{f"header-{name}": f"define void @f() {words} {{\n  ret void\n}}\n" for name, words in {
+        "unnamed-addr-twice": "unnamed_addr unnamed_addr",
+        "attribute-before-unnamed-addr": "nounwind local_unnamed_addr",
+        "section-before-attribute": 'section "a" nounwind',
+        "align-after-gc": 'gc "x" align 4',
+        "personality-twice": "personality ptr null personality ptr null",
+    }.items()},
+    # "Expected '!' here" (ll:3202524, ll:3208420 are of this message): a definition's node
+    "node-distinct-twice": "!0 = distinct distinct !{}\n!n = !{!0}\n",
+    # and an attachment must be a node, not a string or a value
+    **{f"attachment-{where}-{name}": text.replace("NODE", node)
+       for where, text in {"instruction": "define void @f() {\n  ret void, !foo NODE\n}\n",
+                           "global": "@g = global i32 0, !foo NODE\n",
+                           "function": "define void @f() !foo NODE {\n  ret void\n}\n",
+                           "declaration": "declare !foo NODE void @f()\n"}.items()
+       for name, node in {"string": '!"x"', "value": "i32 0"}.items()},
+    # ll:3209286: a musttail call hands the caller's frame over; LLVM wants it to fit
+    **{f"musttail-{name}": MUSTTAIL.replace("CALLER", caller).replace("CALL", call)
+       for name, (caller, call) in {
+           "return-type": ("i64 @f(i32 %x)", "%r = musttail call i32 @g(i32 %x)\n"
+                                              "  %z = zext i32 %r to i64\n  ret i64 %z"),
+           "not-before-ret": ("i32 @f(i32 %x)", "%r = musttail call i32 @g(i32 %x)\n"
+                                                "  %y = add i32 %r, 1\n  ret i32 %y"),
+           "result-not-returned": ("i32 @f(i32 %x)", "%r = musttail call i32 @g(i32 %x)\n  ret i32 0"),
+           "parameter-count": ("i32 @f()", "%r = musttail call i32 @g(i32 0)\n  ret i32 %r"),
+           "calling-convention": ("fastcc i32 @f(i32 %x)", "%r = musttail call i32 @g(i32 %x)\n"
+                                                           "  ret i32 %r"),
+           "abi-attribute": ("i32 @f(i32 inreg %x)", "%r = musttail call i32 @g(i32 %x)\n  ret i32 %r"),
+       }.items()},
+    # ll:3400332 (campaign on be912e9): resume in a function without a personality; the
+    # rules of LLVM's verifier for exception handling
+    # ll:3301075 (campaign on 184dc17): allocsize naming parameters that are not there
+    "allocsize-out-of-bounds": "declare ptr @f(i64) allocsize(1)\n",
+    "allocsize-count-out-of-bounds": "declare ptr @f(i64, i64) allocsize(0, 2)\n",
+    "allocsize-of-pointer": "declare ptr @f(ptr) allocsize(0)\n",
+    "allocsize-on-call-through-group": "declare void @g()\ndefine void @f() {\n  call void @g() #0\n"
+                                       "  ret void\n}\nattributes #0 = { allocsize(0) }\n",
+    # ll:3400562 (campaign on be912e9): junk after an operation of an inline expression
+    "expression-element-with-junk": DI + "declare void @g(metadata)\ndefine void @f() {\n"
+                                    "  call void @g(metadata !DIExpression(DW_OP_LLVM_fragment%x 0, 8))\n"
+                                    "  ret void\n}\n",
+    "resume-without-personality": "define void @f(i32 %x) {\n  resume i32 %x\n}\n",
+    "cleanuppad-without-personality": "define void @f() {\n  %p = cleanuppad within none []\n"
+                                      "  cleanupret from %p unwind to caller\n}\n",
+    "declaration-with-personality": "declare void @h() personality ptr null\n",
+    **{f"landingpad-{name}": EH.replace("PERSONALITY", pers).replace("PAD", pad).replace("ENTRY", entry)
+       for name, (pers, entry, pad) in {
+           "without-personality": ("", EH_ENTRY, EH_PAD),
+           "not-first": (EH_PERS, EH_ENTRY, "%z = add i32 0, 0\n  " + EH_PAD),
+           "without-clause": (EH_PERS, EH_ENTRY, "%l = landingpad { ptr, i32 }"),
+           "entered-by-branch": (EH_PERS, "br label %b", EH_PAD),
+           "unwind-to-plain-block": (EH_PERS, "invoke void @g() to label %b unwind label %a", EH_PAD),
+       }.items()},
+    "landingpad-in-entry-block": "declare i32 @__gxx_personality_v0(...)\n"
+                                 f"define void @f() {EH_PERS} {{\n  {EH_PAD}\n  ret void\n}}\n",
 }
 
 VALID = {
@@ -242,6 +342,44 @@ VALID = {
                     '!2 = !{i32 3, !"r", !6}\n!3 = !{i32 6, !"a", !{!"x"}}\n'
                     '!4 = !{i32 8, !"m", i32 0}\n!5 = !{i32 4, !"o", float 1.0}\n'
                     '!6 = !{!"wchar_size", i32 4}\n',
+    "intrinsic-lists": FN + "@x = global i32 0\n@e = external global [1 x ptr]\n"
+                       '@llvm.used = appending global [2 x ptr] [ptr @x, ptr @f], section "llvm.metadata"\n'
+                       "@llvm.compiler.used = external global [1 x ptr]\n"
+                       "@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] "
+                       "[{ i32, ptr, ptr } { i32 65535, ptr @f, ptr null }]\n",
+    "prof-forms": "declare void @g()\ndefine i32 @f(i1 %c, i32 %x) personality ptr null {\n"
+                  "  br i1 %c, label %a, label %b, !prof !0\na:\n"
+                  "  %s = select i1 %c, i32 1, i32 2, !prof !1\n  call void @g(), !prof !2\n"
+                  "  call void @g(), !prof !3\n  call void @g(), !prof !4\n"
+                  "  switch i32 %x, label %b [ i32 1, label %b ], !prof !5\n"
+                  "b:\n  invoke void @g() to label %d unwind label %l, !prof !0\n"
+                  "l:\n  %p = landingpad { ptr, i32 } cleanup\n  br label %d, !prof !6\nd:\n  ret i32 0\n}\n"
+                  '!0 = !{!"branch_weights", !"expected", i32 1, i64 2}\n!1 = !{!"branch_weights", i1 1, i32 0}\n'
+                  '!2 = !{!"VP", i32 0, i64 10, i64 123, i64 10}\n!3 = !{!"unknown", !"pass"}\n'
+                  '!4 = !{!"branch_weights", i32 7}\n!5 = !{!"branch_weights", i32 1, i32 2}\n'
+                  '!6 = !{!"VP", i32 2, i64 1, i64 2, i64 3}\n',
+    "threadlocal-address": TLS.replace("OPERAND", "@t"),
+    "threadlocal-address-of-tls-alias": TLS.replace("OPERAND", "@b"),
+    "header-in-order": "$c = comdat any\ndefine void @c() local_unnamed_addr addrspace(0) nounwind "
+                       '"a"="b" align 2 #0 section "s" partition "p" comdat($c) align 4 gc "g" '
+                       "prefix i32 1 prologue i32 2 personality ptr null !foo !{} !bar !{} {\n"
+                       "  ret void\n}\n",
+    "musttail": "declare ptr @g(ptr, i32)\ndeclare tailcc void @t(i32, i32)\n"
+                "define ptr @f(ptr byval(i32) align 4 %p, i32 zeroext %x) {\n"
+                "  %r = musttail call ptr @g(ptr byval(i32) align 4 %p, i32 %x)\n"
+                "  %b = bitcast ptr %r to ptr\n  ret ptr %b\n}\n"
+                "define tailcc void @h(i32 %x) {\n  musttail call tailcc void @t(i32 %x, i32 1)\n"
+                "  ret void\n}\n",
+    "allocsize": "declare ptr @f(i64, i32) allocsize(0, 1)\ndeclare ptr @g(i8) #0\n"
+                 "attributes #0 = { allocsize(0) }\n",
+    "exception-handling": EH.replace("PERSONALITY", EH_PERS).replace("ENTRY", EH_ENTRY)
+                            .replace("PAD", EH_PAD.replace("cleanup", "catch ptr null")),
+    "windows-exception-handling": "declare void @g()\ndeclare i32 @__CxxFrameHandler3(...)\n"
+                                  "define void @f() personality ptr @__CxxFrameHandler3 {\n"
+                                  "  invoke void @g() to label %e unwind label %d\nd:\n"
+                                  "  %cs = catchswitch within none [label %h] unwind to caller\nh:\n"
+                                  "  %p = catchpad within %cs []\n  catchret from %p to label %e\ne:\n"
+                                  "  ret void\n}\n",
 }
 
 
@@ -272,6 +410,27 @@ def test_valid_ir_is_accepted_and_printed_valid(name: str, tmp_path: Path) -> No
     assert _llvm_accepts(text, tmp_path)
     printed = _enzc(text).encode("utf-8", "surrogateescape")
     assert _llvm_accepts(printed, tmp_path), printed.decode("utf-8", "replace")
+
+
+def _llvm_text(text: bytes, tmp_path: Path) -> str:
+    """llvm-dis of llvm-as of `text`: LLVM's own reading of it."""
+    path = tmp_path / "rt.ll"
+    path.write_bytes(text)
+    done = subprocess.run(f"llvm-as-22 {path} -o - | llvm-dis-22 -o -", shell=True,
+                          capture_output=True, check=True)
+    return done.stdout.decode("utf-8", "replace").split("\n", 1)[1]
+
+
+@pytest.mark.parametrize("group", [
+    'attributes #0 = { nounwind "target-features"="+sse,+\n\tsse2" }\n',  # ll:3202218
+    'attributes #0 = { nounwind "targe\n-features"="+sse"\n  "b"="c" }\n',  # ll:3207573
+])
+def test_line_break_inside_a_group_string_is_kept(group: str, tmp_path: Path) -> None:
+    """A raw line break inside a string of an attribute group is part of the string for
+    LLVM; enzc.ir used to print it as a space (a different attribute)."""
+    text = (FN.replace("@f()", "@f() #0") + group).encode()
+    printed = _enzc(text).encode()
+    assert _llvm_text(printed, tmp_path) == _llvm_text(text, tmp_path)
 
 
 def test_deep_nesting_is_a_clean_error(tmp_path: Path) -> None:

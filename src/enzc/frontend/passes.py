@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from enzc.errors import EnzcError
 from enzc.lto.irmodule import initialize_llvm
 
 if TYPE_CHECKING:
@@ -16,7 +17,12 @@ def _target_machine(module: ModuleRef) -> TargetMachine:
 
     initialize_llvm()
     triple = module.triple or llvm.get_default_triple()
-    return llvm.Target.from_triple(triple).create_target_machine(opt=2, reloc="pic")
+    try:
+        target = llvm.Target.from_triple(triple)
+    except RuntimeError:  # a damaged object's IR can name any triple
+        raise EnzcError(f"enzcc: error: the IR to optimize is for the target triple "
+                        f"'{triple}', for which LLVM has no target (is an input damaged?)") from None
+    return target.create_target_machine(opt=2, reloc="pic")
 
 
 def _pass_builder(module: ModuleRef, *, speed: int, o2_star: bool) -> PassBuilder:

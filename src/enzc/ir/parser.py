@@ -58,6 +58,15 @@ def _attribute_group_end(text: str, pos: int, eol: int) -> int:
     return eol
 
 
+_STRING_OR_NEWLINE = re.compile(r'"[^"]*"|\n')
+
+
+def _join_group_lines(group: str) -> str:
+    """An attribute group split over lines on one line; a line break inside a string
+    is the string's text (LLVM keeps it), elsewhere it separates like a space."""
+    return _STRING_OR_NEWLINE.sub(lambda m: " " if m.group() == "\n" else m.group(), group)
+
+
 def _join_continuations(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Indented lines continue the metadata definition above them; inside a string
     (an odd number of quotes so far) the line break and indentation are its text."""
@@ -190,7 +199,7 @@ class _ModuleReader:
                 self._close_entity()
                 end = _attribute_group_end(text, pos, eol)
                 lines = text.count("\n", pos, end)
-                self.attr_lines.append((lineno, " ".join(text[pos:end].split("\n")).rstrip()))
+                self.attr_lines.append((lineno, _join_group_lines(text[pos:end]).rstrip()))
                 pieces.extend([""] * (lines + 1))
                 if lines:
                     lineno += lines

@@ -77,7 +77,7 @@ class EntityCallbacks(ValueCallbacks):
                 if ref is None and i < n and c[i] is None:
                     i += 1
             elif kind == "ATTACH":
-                _attach(md, repeated, t[t.index("!") + 1 :], self._md(c[i + 1]))
+                _attach(md, repeated, t[t.index("!") + 1 :], self._attachment(t, c[i + 1]))
                 i += 2
             elif kind == "ATTACH_REF":
                 _attach(md, repeated, *attachment_ref(t))
@@ -166,9 +166,11 @@ class EntityCallbacks(ValueCallbacks):
     def _fn_post(self, fn: Function, c: list, i: int) -> None:
         attrs: list[str] = []
         n = len(c)
+        last_rank = -1
         while i < n:
             t = c[i]
             kind = t.type
+            last_rank = _check_header_order(t, last_rank)
             if kind in ("SECTION", "PARTITION", "GC"):
                 fn.header_suffix.append(f"{t} {c[i + 1]}")
                 i += 2
@@ -190,7 +192,7 @@ class EntityCallbacks(ValueCallbacks):
                     fn.type = PointerType(fn.addrspace)
                 i += 2
             elif kind == "MDKIND":
-                _attach(fn.metadata, fn.repeated_metadata, t[1:], self._md(c[i + 1]))
+                _attach(fn.metadata, fn.repeated_metadata, t[1:], self._attachment(t, c[i + 1]))
                 i += 2
             elif t in ("unnamed_addr", "local_unnamed_addr"):
                 fn.unnamed_addr = self._text(t)
@@ -207,7 +209,7 @@ class EntityCallbacks(ValueCallbacks):
     def function_decl(self, c: list) -> None:
         fn = c[-2][0]
         for i in range(0, len(c) - 2, 2):
-            _attach(fn.metadata, fn.repeated_metadata, c[i][1:], self._md(c[i + 1]))
+            _attach(fn.metadata, fn.repeated_metadata, c[i][1:], self._attachment(c[i], c[i + 1]))
 
     def module(self, c: list) -> None:
         """The `module` rule: everything was recorded as it was reduced."""
@@ -255,3 +257,23 @@ def _substitute(c: Value, targets: dict[int, GlobalValue]) -> Value:
         case ConstantSplat():
             c.element = _substitute(c.element, targets)
     return c
+
+
+_HEADER_RANKS = {"unnamed_addr": 0, "local_unnamed_addr": 0, "ADDRSPACE": 1, "SECTION": 3,
+                 "PARTITION": 4, "COMDAT": 5, "ALIGN": 6, "GC": 7, "PREFIX": 8, "PROLOGUE": 9,
+                 "PERSONALITY": 10, "MDKIND": 11}
+"""The order of what follows a function's parameters in LLVM's parser; attributes
+(rank 2, `align N` among them) and metadata attachments may repeat, nothing else."""
+_REPEATABLE_RANKS = (2, 11)
+
+
+def _check_header_order(tok: Tok, last_rank: int) -> int:
+    """The rank of `tok` in a function header, after one of rank `last_rank`."""
+    rank = _HEADER_RANKS.get(tok.type, _HEADER_RANKS.get(str(tok), 2))
+    if tok.type == "ALIGN" and last_rank <= 2:
+        rank = 2  # `align N` among the attributes
+    if rank < last_rank or (rank == last_rank and rank not in _REPEATABLE_RANKS):
+        raise BuildError(tok.pos, f"expected '{{' in function body (unexpected '{tok}' here: "
+                         "LLVM's order is unnamed_addr, addrspace, attributes, section, "
+                         "partition, comdat, align, gc, prefix, prologue, personality)")
+    return rank

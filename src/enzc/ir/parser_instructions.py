@@ -60,7 +60,7 @@ class InstructionCallbacks(ValueCallbacks):
                 inst.metadata[kind] = ref
                 i += 1
             else:
-                inst.metadata[att[att.index("!") + 1 :]] = self._md(c[i + 1])
+                inst.metadata[att[att.index("!") + 1 :]] = self._attachment(att, c[i + 1])
                 i += 2
         if first.__class__ is Tok:
             self._define(first, inst)

@@ -100,6 +100,8 @@ def _shape(text: str, column: int) -> tuple[bool, str, int]:
 def parse_node(text: str, column: int = 1, distinct: bool = False, resolve: GlobalResolver | None = None) -> Metadata:
     """`!{...}` or `!DIKind(...)` (the right-hand side of a definition, or an inline node)."""
     is_distinct, text, paren = _shape(text, column)
+    if distinct and is_distinct:
+        raise MDSyntax(column, "expected metadata node, found 'distinct' twice")
     distinct = distinct or is_distinct
     if paren == 1:
         return MDTuple(_tuple_operands(text[2:-1], column, resolve), distinct)
@@ -266,7 +268,7 @@ def parse_definition(line: str, resolve: GlobalResolver | None = None) -> tuple[
     return key, ids
 
 
-_ATTR_GROUP = re.compile(r"attributes[ \t]+#([0-9]+)[ \t]*=[ \t]*\{(.*)\}[ \t]*\Z")
+_ATTR_GROUP = re.compile(r"attributes[ \t]+#([0-9]+)[ \t]*=[ \t]*\{(.*)\}[ \t]*\Z", re.DOTALL)
 _ATTR = re.compile(
     r'[ \t]*("[^"]*"(?:="[^"]*")?'
     r'|[A-Za-z_][A-Za-z0-9_]*(?:\((?:[^()"]|"[^"]*"|\((?:[^()"]|"[^"]*")*\))*\))?(?:=[A-Za-z0-9_]+)?)'

@@ -562,6 +562,15 @@ class ValueCallbacks:
             self.md_forward.append(md)
         return md
 
+    def _attachment(self, tok: Tok, x: Any) -> Metadata:
+        """The node of an attachment `!kind NODE`: LLVM takes a node there (`!12`,
+        `!{...}`, `!DIKind(...)`), not a string or a value."""
+        md = self._md(x)
+        if md is None or isinstance(md, (MDString, MDValue)):
+            raise BuildError(tok.pos, f"expected a metadata node after '{tok.strip()}', "
+                             f"found '{md if md is not None else 'null'}'")
+        return md
+
 
 def attachment_ref(tok: Tok) -> tuple[str, MDRef]:
     """`, !dbg !12` → ("dbg", MDRef("12"))."""

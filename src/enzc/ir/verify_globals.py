@@ -8,6 +8,7 @@
   a power of two, at most 2^32;
 - constants: aggregates, strings, splats and float spellings (verify_constants.py),
   initializers of external globals;
+- the `llvm.used` and ctor/dtor lists, `appending` linkage (verify_intrinsic_globals.py);
 - names: LLVM forbids NUL in names, quoted or not;
 - metadata attachments (`!dbg !12`) of functions, globals and instructions that
   point to undefined nodes.
@@ -19,15 +20,19 @@ import re
 from collections.abc import Iterable, Iterator
 
 from enzc.ir.datalayout import DataLayout, DataLayoutError
-from enzc.ir.instructions import CallBase, Instruction
+from enzc.ir.instructions import Call, CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef
 from enzc.ir.module import Function, Module
-from enzc.ir.types import Type
-from enzc.ir.values import Constant, GlobalValue, MetadataOperand
+from enzc.ir.types import FunctionType, IntType, Type
+from enzc.ir.values import Constant, GlobalValue, MetadataOperand, Value
 from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
+from enzc.ir.verify_intrinsic_globals import intrinsic_global_problems
 from enzc.ir.verify_linkage import prefix_problems, suffix_problems
+from enzc.ir.verify_eh import eh_problems
+from enzc.ir.verify_musttail import musttail_problem
+from enzc.ir.verify_prof import prof_problem
 from enzc.ir.verify_metadata import metadata_problems, node_problems, undefined_references
 from enzc.ir.verify_scopes import SCOPE_KINDS, scope_list_problem
 from enzc.ir.verify_tbaa import tbaa_problem
@@ -40,6 +45,7 @@ _GROUP_REF = re.compile(r"#(\d+)\Z")
 def module_problems(module: Module) -> list[str]:
     """Everything wrong at module level (function bodies are checked elsewhere)."""
     problems = metadata_problems(module) + module_flag_problems(module) + _datalayout_problems(module)
+    problems += intrinsic_global_problems(module)
     for fn in module.functions.values():
         where = f"@{fn.name}"
         problems += _name_problems(where, fn.name)
@@ -49,6 +55,9 @@ def module_problems(module: Module) -> list[str]:
         problems += _attribute_problems(where, [fn.ret_attrs, *(a.attrs for a in fn.args)],
                                         "param")
         problems += prefix_problems(where, fn.linkage.words, "function")
+        problems += _allocsize_problems(where, fn.fn_attrs, fn.function_type, module)
+        if fn.is_declaration and any(w.startswith("personality") for w in fn.header_suffix):
+            problems.append(f"{where}: a declaration cannot have a personality")
         problems += _alignment_problems(where, " ".join(fn.header_suffix))
         problems += _attachment_problems(where, _attachments(fn), module.metadata)
     for var in module.globals.values():
@@ -96,7 +105,7 @@ def _triple_problems(triple: str) -> list[str]:
 def body_problems(module: Module, fn: Function) -> list[str]:
     """Per-instruction checks the type checker does not make (names, alignment,
     attribute groups of calls, metadata attachments and operands)."""
-    problems: list[str] = []
+    problems: list[str] = eh_problems(fn)
     for arg in fn.args:
         if arg.name is not None:
             problems += _name_problems(f"@{fn.name}, argument %{arg.name}", arg.name)
@@ -111,8 +120,12 @@ def body_problems(module: Module, fn: Function) -> list[str]:
             align = getattr(inst, "align", None)
             if align is not None:
                 problems += _alignment_value_problems(where, align)
+            if isinstance(inst, Call) and inst.tail == "musttail" and \
+                    (problem := musttail_problem(fn, inst)):
+                problems.append(f"{where}: {problem}")
             if isinstance(inst, CallBase):
                 problems += _intrinsic_call_problems(where, inst)
+                problems += _allocsize_problems(where, inst.fn_attrs, inst.function_type, module)
                 problems += _attribute_problems(where, [inst.fn_attrs])
                 problems += _typed_attribute_problems(
                     where, [(inst.ret_attrs, inst.type), *zip(inst.arg_attrs, (a.type for a in inst.args))])
@@ -120,6 +133,8 @@ def body_problems(module: Module, fn: Function) -> list[str]:
                                                 "param")
             problems += _attachment_problems(where, _attachments(inst), module.metadata)
             problems += _tbaa_problems(where, inst, module.metadata)
+            if problem := prof_problem(inst.metadata.get("prof"), inst, module.metadata):
+                problems.append(f"{where}: {problem}")
             problems += [f"{where}: {p}" for kind in SCOPE_KINDS
                          if (p := scope_list_problem(inst.metadata.get(kind), module.metadata))]
             problems += _operand_metadata_problems(where, inst, module.metadata)
@@ -155,11 +170,52 @@ def _intrinsic_call_problems(where: str, call: CallBase) -> list[str]:
     """An intrinsic's declaration fixes its signature; a call must use exactly it (other
     callees may be called through a different function type)."""
     callee = call.callee
-    if isinstance(callee, Function) and callee.name.startswith("llvm.") and \
-            call.function_type != callee.function_type:
+    if not (isinstance(callee, Function) and callee.name.startswith("llvm.")):
+        return []
+    if call.function_type != callee.function_type:
         return [f"{where}: intrinsic called with incompatible signature "
                 f"({call.function_type}, declared {callee.function_type})"]
+    if callee.name.startswith("llvm.threadlocal.address.") and call.args:
+        return _threadlocal_address_problems(where, call.args[0])
     return []
+
+
+def _threadlocal_address_problems(where: str, operand: Value) -> list[str]:
+    """`llvm.threadlocal.address` takes a global that is itself `thread_local` (an alias
+    of one is not)."""
+    if not isinstance(operand, GlobalValue):
+        return [f"{where}: llvm.threadlocal.address takes a global, not '{operand.ref()}'"]
+    words = getattr(getattr(operand, "linkage", None), "words", ())
+    if not any(w.startswith("thread_local") for w in words):
+        return [f"{where}: llvm.threadlocal.address of '{operand.ref()}', "
+                "which is not thread_local"]
+    return []
+
+
+_ALLOCSIZE = re.compile(r"allocsize\((\d+)(?:,\s*(\d+))?\)\Z")
+
+
+def _allocsize_problems(where: str, attrs: Iterable[str], ftype: FunctionType,
+                        module: Module) -> list[str]:
+    """`allocsize(i[, j])` (also through an attribute group) names integer parameters
+    of the function or call it is on."""
+    words: list[str] = []
+    for attr in attrs:
+        group = _GROUP_REF.match(attr)
+        words += module.attribute_groups.get(group.group(1), ()) if group else [attr]
+    problems = []
+    for word in words:
+        if (m := _ALLOCSIZE.match(word)) is None:
+            continue
+        for index, role in ((m.group(1), "element size"), (m.group(2), "number of elements")):
+            if index is None:
+                continue
+            if int(index) >= len(ftype.params):
+                problems.append(f"{where}: 'allocsize' {role} argument is out of bounds")
+            elif not isinstance(ftype.params[int(index)], IntType):
+                problems.append(f"{where}: 'allocsize' {role} argument must refer to an "
+                                "integer parameter")
+    return problems
 
 
 def _describe(inst: Instruction) -> str:

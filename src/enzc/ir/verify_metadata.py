@@ -156,7 +156,7 @@ _DECIMAL = re.compile(r"-?\d+\Z")
 _TYPED_VALUE = re.compile(r"(?:i\d+|ptr(?: addrspace\(\d+\))?|half|bfloat|float|double|fp128"
                           r"|x86_fp80|ppc_fp128)\s+\S")
 _REFERENCE = re.compile(r'"[^"]*"|!(\d+)\b')
-_EXPRESSION_ITEM = re.compile(r"DW_OP_[a-zA-Z0-9_]+|DW_ATE_[a-zA-Z0-9_]+|\d+\Z")
+_EXPRESSION_ITEM = re.compile(r"(?:DW_OP_[a-zA-Z0-9_]+|DW_ATE_[a-zA-Z0-9_]+|\d+)\Z")
 
 
 def metadata_problems(module) -> list[str]:  # type: ignore[no-untyped-def]  # Module

@@ -166,6 +166,8 @@ def _decimal(field: bytes) -> int | None:
 def _read_thin_member(path: str, name: str, bad: _Bad) -> bytes:
     """A thin archive stores member paths relative to the archive's directory."""
     member_path = os.path.join(os.path.dirname(path), name)
+    if "\0" in name:  # no file can have that name (open() would raise ValueError)
+        raise bad(f"thin archive member name {name!r} contains a NUL byte")
     try:
         with open(member_path, "rb") as f:
             return f.read()
