@@ -26,6 +26,10 @@ TBAA_TYPES = ('!0 = !{!"Simple C/C++ TBAA"}\n!1 = !{!"omnipotent char", !0, i64 
               '!8 = !{!"u", !2, i64 8, !3, i64 0}\n')
 
 
+_RANGE = "define i32 @f(ptr %%p) {\n  %%v = load i32, ptr %%p, !range !0\n  ret i32 %%v\n}\n!0 = !{%s}\n"
+"""A load with `!range !{...}` (the intervals filled in)."""
+
+
 def _tbaa(*tags: str, inst: str = "load i32, ptr %p") -> str:
     """A function accessing memory once per tag (`!10`, `!11`, ...) over TBAA_TYPES."""
     lines = [f"  %v{k} = {inst}, !tbaa !{10 + k}\n" for k in range(len(tags))]
@@ -273,6 +277,21 @@ INVALID = {
        }.items()},
     "landingpad-in-entry-block": "declare i32 @__gxx_personality_v0(...)\n"
                                  f"define void @f() {EH_PERS} {{\n  {EH_PAD}\n  ret void\n}}\n",
+    "blockaddress-in-metadata-not-pointer": "define void @f() {\n  ret void\n}\n"  # ll:3403367
+                                            "!0 = !{i64 blockaddress(@f, %0)}\n!n = !{!0}\n",
+    "blockaddress-constant-not-pointer": "@g = global i64 blockaddress(@f, %b)\n"
+                                         "define void @f() {\n  br label %b\nb:\n  ret void\n}\n",
+    "range-pair-types": _RANGE % "i64 0, i32 5",  # ll:3403440
+    "range-same-limits": _RANGE % "i32 5, i32 5",
+    "range-contiguous": _RANGE % "i32 0, i32 5, i32 5, i32 10",
+    "range-out-of-order": _RANGE % "i32 6, i32 10, i32 0, i32 5",
+    "range-last-touches-first": _RANGE % "i32 -10, i32 -5, i32 0, i32 5, i32 7, i32 -10",
+    "inlined-at-not-a-location": DI + "define void @f() !dbg !5 {\n  ret void, !dbg !6\n}\n"  # ll:3301917
+                                 "!5 = distinct !DISubprogram(name: \"f\", unit: !0, spFlags: DISPFlagDefinition)\n"
+                                 "!6 = !DILocation(line: 1, scope: !5, inlinedAt: !7)\n"  # llvm-as aborts
+                                 "!7 = !DIGlobalVariableExpression(var: !8, expr: !DIExpression())\n"
+                                 "!8 = distinct !DIGlobalVariable(name: \"g\", scope: !0, file: !1, line: 1, "
+                                 "isLocal: true, isDefinition: true)\n",
 }
 
 VALID = {
@@ -380,6 +399,7 @@ VALID = {
                                   "  %cs = catchswitch within none [label %h] unwind to caller\nh:\n"
                                   "  %p = catchpad within %cs []\n  catchret from %p to label %e\ne:\n"
                                   "  ret void\n}\n",
+    "range-forms": _RANGE % "i32 -10, i32 -5, i32 0, i32 5, i32 7, i32 -11",
 }
 
 
@@ -526,7 +546,9 @@ def test_non_utf8_global_name_is_read_by_enzcc() -> None:
 
 @pytest.mark.parametrize("triple, valid", [("x86_68-unknown-linux-gnu", False), ("x86", False),
                                            ("x86_64-pc-linux-gnu", True), ("unknown", True),
-                                           ("thumbv7em-none-eabi", True)])
+                                           ("thumbv7em-none-eabi", True),
+                                           # bc:3304493: bytes that are not UTF-8 (an internal error before)
+                                           ("x86\\AD_64-pc-linux-gnu", False), ("x86_64-p\\ADc-linux-gnu", True)])
 def test_target_triple_architecture_like_opt(triple: str, valid: bool, tmp_path: Path) -> None:
     """bc:3012897: llvm-as keeps any triple, but opt-22 (like llc and clang) rejects a
     module whose architecture LLVM's triple parser does not know; enzc.ir does too."""

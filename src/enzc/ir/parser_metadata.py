@@ -53,6 +53,9 @@ _TYPED_VALUE = re.compile(
 """A value kept as text in a tuple (`float 1.0`, `ptr null`, `i64 ptrtoint (...)`):
 a type, then a constant of that kind of type."""
 
+_POINTER_ONLY = re.compile(r"(\S+(?: addrspace\(\d+\))?)[ \t]+(blockaddress|dso_local_equivalent|no_cfi)\b")
+"""Constants LLVM gives only a pointer type."""
+
 GlobalResolver = Callable[[str], Value | None]
 """Looks up a global by name (without `@`) for `ptr @g` operands; None if unknown."""
 
@@ -244,6 +247,8 @@ def parse_operand(item: str, column: int = 1, resolve: GlobalResolver | None = N
             return MDValue(value)
     if not _TYPED_VALUE.match(item):
         raise MDSyntax(column, f"expected metadata operand, found '{item[:40]}'")
+    if (m := _POINTER_ONLY.match(item)) is not None and not m.group(1).startswith("ptr"):
+        raise MDSyntax(column, f"type of {m.group(2)} must be a pointer and not '{m.group(1)}'")
     return MDRaw(item)
 
 

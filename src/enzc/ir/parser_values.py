@@ -488,16 +488,13 @@ class ValueCallbacks:
         return lambda t: ConstantSplat(t, c[0])  # type: ignore[arg-type]
 
     def blockaddress_c(self, c: list) -> Deferred:
-        text = f"blockaddress({c[0]}, {c[1]})"
-        return lambda t: RawConstant(t, text)
+        return _pointer_constant("blockaddress", f"blockaddress({c[0]}, {c[1]})", c[0])
 
     def dso_local_equivalent_c(self, c: list) -> Deferred:
-        g = c[0]
-        return lambda t: RawConstant(t, f"dso_local_equivalent {g}")
+        return _pointer_constant("dso_local_equivalent", f"dso_local_equivalent {c[0]}", c[0])
 
     def no_cfi_c(self, c: list) -> Deferred:
-        g = c[0]
-        return lambda t: RawConstant(t, f"no_cfi {g}")
+        return _pointer_constant("no_cfi", f"no_cfi {c[0]}", c[0])
 
     def gep_c(self, c: list) -> Deferred:
         i = 0
@@ -582,3 +579,13 @@ def attachment_ref(tok: Tok) -> tuple[str, MDRef]:
 def typed_spelling(v: Value) -> str:
     """`T ref` for constants inside constant-expression spellings."""
     return v.typed_ref()
+
+
+def _pointer_constant(kind: str, text: str, tok: Tok) -> Deferred:
+    """A constant of pointer type only (`blockaddress`, `dso_local_equivalent`, `no_cfi`),
+    kept as its text: any other type is LLVM's parse error."""
+    def build(t: Type) -> Value:
+        if not isinstance(t, PointerType):
+            raise BuildError(tok.pos, f"type of {kind} must be a pointer and not '{t}'")
+        return RawConstant(t, text)
+    return build

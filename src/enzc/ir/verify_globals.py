@@ -33,6 +33,7 @@ from enzc.ir.verify_linkage import prefix_problems, suffix_problems
 from enzc.ir.verify_eh import eh_problems
 from enzc.ir.verify_musttail import musttail_problem
 from enzc.ir.verify_prof import prof_problem
+from enzc.ir.verify_range import range_problem
 from enzc.ir.verify_metadata import metadata_problems, node_problems, undefined_references
 from enzc.ir.verify_scopes import SCOPE_KINDS, scope_list_problem
 from enzc.ir.verify_tbaa import tbaa_problem
@@ -97,7 +98,9 @@ def _triple_problems(triple: str) -> list[str]:
     import llvmlite.binding as llvm
 
     arch = triple.split("-", 1)[0]
-    if arch in ("", "unknown") or llvm.get_triple_parts(triple).Arch != "unknown":
+    ascii_triple = "".join(c if c.isascii() else "?" for c in triple)  # LLVM knows only ASCII names;
+    # bytes that are not UTF-8 (kept as surrogates) cannot be handed to llvmlite
+    if arch in ("", "unknown") or llvm.get_triple_parts(ascii_triple).Arch != "unknown":
         return []
     return [f"target triple: unrecognized architecture '{arch}'"]
 
@@ -134,6 +137,8 @@ def body_problems(module: Module, fn: Function) -> list[str]:
             problems += _attachment_problems(where, _attachments(inst), module.metadata)
             problems += _tbaa_problems(where, inst, module.metadata)
             if problem := prof_problem(inst.metadata.get("prof"), inst, module.metadata):
+                problems.append(f"{where}: {problem}")
+            if problem := range_problem(inst.metadata.get("range"), inst, module.metadata):
                 problems.append(f"{where}: {problem}")
             problems += [f"{where}: {p}" for kind in SCOPE_KINDS
                          if (p := scope_list_problem(inst.metadata.get(kind), module.metadata))]

@@ -164,7 +164,7 @@ def metadata_problems(module) -> list[str]:  # type: ignore[no-untyped-def]  # M
     problems: list[str] = []
     defined = module.metadata
     for key, node in defined.items():
-        for message in node_problems(node):
+        for message in node_problems(node) + _location_problems(node, defined):
             problems.append(f"metadata !{key}: {message}")
         for ref in references(node):
             if ref not in defined:
@@ -174,6 +174,38 @@ def metadata_problems(module) -> list[str]:  # type: ignore[no-untyped-def]  # M
             if ref not in defined:
                 problems.append(f"named metadata !{name}: use of undefined metadata '!{ref}'")
     return problems
+
+
+_LOCAL_SCOPES = ("DISubprogram", "DILexicalBlock", "DILexicalBlockFile")
+
+
+def _location_problems(node: Metadata | None, defined: dict[str, Metadata]) -> list[str]:
+    """LLVM's verifier on a `!DILocation`: its scope is a local scope (a subprogram or
+    lexical block) and its `inlinedAt`, if any, another location. llvm-as drops such
+    broken debug info with a warning, or aborts (an `inlinedAt` naming a global
+    variable expression, ll:3301917); enzc.ir rejects it either way."""
+    if not isinstance(node, MDSpecialized) or node.kind != "DILocation":
+        return []
+    fields = dict(node.fields)
+    problems = []
+    scope = _referenced_kind(fields.get("scope"), defined)
+    if scope is not None and scope not in _LOCAL_SCOPES:
+        problems.append(f"!DILocation: the scope must be a subprogram or lexical block, not !{scope}")
+    inlined_at = _referenced_kind(fields.get("inlinedAt"), defined)
+    if inlined_at is not None and inlined_at != "DILocation":
+        problems.append(f"!DILocation: inlinedAt must be a location, not !{inlined_at}")
+    return problems
+
+
+def _referenced_kind(value: str | None, defined: dict[str, Metadata]) -> str | None:
+    """The kind (`DISubprogram`, `tuple`, ...) of the node a field names by `!N`
+    (None: no field, `null`, an undefined node or one written inline)."""
+    if value is None or not value.startswith("!") or not value[1:].isdigit():
+        return None
+    node = defined.get(value[1:])
+    if isinstance(node, MDSpecialized):
+        return node.kind
+    return "tuple" if isinstance(node, MDTuple) else None
 
 
 def undefined_references(node: Metadata, defined: dict[str, Metadata]) -> list[str]:
