@@ -18,6 +18,7 @@ Text form (one line per argument and instruction, in program order):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -249,15 +250,19 @@ def may_return_shadowed_global(module: Module, fn: Function | None, depth: int =
     what the caller reads through it would carry no derivative."""
     if fn is None or fn.is_declaration or depth == 0:
         return False
-    for inst in fn.instructions():
-        if not isinstance(inst, Ret) or inst.value is None or not carries_pointer(inst.value.type):
-            continue
-        for obj in underlying_objects(inst.value):
-            if isinstance(obj, GlobalVariable) and shadow_of_global(module, obj) is not None:
-                return True
-            if isinstance(obj, CallBase) and may_return_shadowed_global(module, obj.called_function, depth - 1):
-                return True
+    for obj in _returned_objects(fn):
+        if isinstance(obj, GlobalVariable) and shadow_of_global(module, obj) is not None:
+            return True
+        if isinstance(obj, CallBase) and may_return_shadowed_global(module, obj.called_function, depth - 1):
+            return True
     return False
+
+
+def _returned_objects(fn: Function) -> Iterator[Value]:
+    """The objects the pointers `fn` returns may point into."""
+    for inst in fn.instructions():
+        if isinstance(inst, Ret) and inst.value is not None and carries_pointer(inst.value.type):
+            yield from underlying_objects(inst.value)
 
 
 def _forward(act: Activity, insts: list[Instruction]) -> None:
@@ -379,15 +384,10 @@ def may_return_fresh_memory(module: Module | None, fn: Function | None, depth: i
     only `fn`'s derivative can return."""
     if fn is None or fn.is_declaration or depth == 0:
         return False
-    for inst in fn.instructions():
-        if not isinstance(inst, Ret) or inst.value is None or not carries_pointer(inst.value.type):
-            continue
-        for obj in underlying_objects(inst.value):
-            if isinstance(obj, CallBase) and (allocator_of(obj) is not None
+    return any(isinstance(obj, CallBase) and (allocator_of(obj) is not None
                                               or may_return_fresh_memory(module, obj.called_function, depth - 1)
-                                              or _may_reach_allocator(module, obj)):
-                return True
-    return False
+                                              or _may_reach_allocator(module, obj))
+               for obj in _returned_objects(fn))
 
 
 def _may_reach_allocator(module: Module | None, call: CallBase) -> bool:
