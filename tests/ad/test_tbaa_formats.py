@@ -3,11 +3,15 @@ one (`-Xclang -new-struct-path-tbaa`, which Enzyme's Eigen tests use). The same 
 must give the same types either way; the size-aware format also types every
 element of an array member."""
 
+import dataclasses
+from pathlib import Path
+
 import pytest
 
 from enzc.ad.typeanalysis.tbaa import TBAAReader
 from enzc.ir import FloatType
 
+from gradcheck import PROGRAMS, load_program, run_and_check
 from test_type_helpers import O2_STAR, analyze, module_from_c
 
 NEW_FORMAT = ("-Xclang", "-new-struct-path-tbaa")
@@ -59,3 +63,12 @@ def test_size_aware_format_types_every_element_of_an_array_member():
     for offset in (4, 8, 12):
         assert f"[-1,{offset}]:Float@float" in tree
     assert "[-1,0]:Integer" in tree
+
+
+@pytest.mark.parametrize("config", ["-O0", "-O2"])
+def test_struct_copies_gradient_with_size_aware_tags(config: str, tmp_path: Path, drivers) -> None:
+    """rev2/memory/struct_int_copies.c built with the size-aware format: its integer
+    moves of mixed bytes can only be typed from those tags (before: 'cannot deduce')."""
+    prog = load_program(PROGRAMS / "rev2" / "memory" / "struct_int_copies.c", PROGRAMS / "rev2")
+    assert prog is not None
+    run_and_check(dataclasses.replace(prog, flags=(*prog.flags, *NEW_FORMAT)), config, tmp_path)

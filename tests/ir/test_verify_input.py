@@ -26,6 +26,8 @@ TBAA_TYPES = ('!0 = !{!"Simple C/C++ TBAA"}\n!1 = !{!"omnipotent char", !0, i64 
               '!8 = !{!"u", !2, i64 8, !3, i64 0}\n')
 
 
+_ASM = 'define void @f(i32 %%a, i32 %%b, ptr %%p) {\n  call %s asm sideeffect "", "%s"(%s)\n  ret void\n}\n'
+"""A call of inline assembly: return type, constraints, arguments."""
 _RANGE = "define i32 @f(ptr %%p) {\n  %%v = load i32, ptr %%p, !range !0\n  ret i32 %%v\n}\n!0 = !{%s}\n"
 """A load with `!range !{...}` (the intervals filled in)."""
 
@@ -292,6 +294,11 @@ INVALID = {
                                  "!7 = !DIGlobalVariableExpression(var: !8, expr: !DIExpression())\n"
                                  "!8 = distinct !DIGlobalVariable(name: \"g\", scope: !0, file: !1, line: 1, "
                                  "isLocal: true, isDefinition: true)\n",
+    "asm-bad-constraint": _ASM % ("i32", "\\85r,0,rm,~{cc}", "i32 %a, i32 %b"),  # ll:3602955: failed to parse
+    "asm-input-after-clobber": _ASM % ("void", "~{memory},r", "i32 %a"),
+    "asm-inputs-not-parameters": _ASM % ("i32", "=r,r", "i32 %a, i32 %b"),
+    "asm-trailing-comma": _ASM % ("i32", "=r,r,", "i32 %a"),
+    "asm-match-missing-alternative": _ASM % ("{ i32, i32 }", "=r,=&r,0|r,{bx},~{memory}", "i32 %a, i32 %b"),
 }
 
 VALID = {
@@ -400,6 +407,7 @@ VALID = {
                                   "  %p = catchpad within %cs []\n  catchret from %p to label %e\ne:\n"
                                   "  ret void\n}\n",
     "range-forms": _RANGE % "i32 -10, i32 -5, i32 0, i32 5, i32 7, i32 -11",
+    "asm-constraint-forms": _ASM % ("{ i32, i32 }", "=r|m,=&r,0|r,{bx},~{memory},~{dirflag}", "i32 %a, i32 %b"),
 }
 
 

@@ -24,7 +24,7 @@ from enzc.ir.instructions import Call, CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef
 from enzc.ir.module import Function, Module
 from enzc.ir.types import FunctionType, IntType, Type
-from enzc.ir.values import Constant, GlobalValue, MetadataOperand, Value
+from enzc.ir.values import Constant, GlobalValue, InlineAsm, MetadataOperand, Value
 from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
@@ -34,6 +34,7 @@ from enzc.ir.verify_eh import eh_problems
 from enzc.ir.verify_musttail import musttail_problem
 from enzc.ir.verify_prof import prof_problem
 from enzc.ir.verify_range import range_problem
+from enzc.ir.verify_inline_asm import inline_asm_problem
 from enzc.ir.verify_metadata import metadata_problems, node_problems, undefined_references
 from enzc.ir.verify_scopes import SCOPE_KINDS, scope_list_problem
 from enzc.ir.verify_tbaa import tbaa_problem
@@ -127,6 +128,8 @@ def body_problems(module: Module, fn: Function) -> list[str]:
                     (problem := musttail_problem(fn, inst)):
                 problems.append(f"{where}: {problem}")
             if isinstance(inst, CallBase):
+                if isinstance(inst.callee, InlineAsm) and (problem := inline_asm_problem(inst)):
+                    problems.append(f"{where}: {problem}")
                 problems += _intrinsic_call_problems(where, inst)
                 problems += _allocsize_problems(where, inst.fn_attrs, inst.function_type, module)
                 problems += _attribute_problems(where, [inst.fn_attrs])

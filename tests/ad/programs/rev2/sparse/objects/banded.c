@@ -1,3 +1,5 @@
+// Helper for main.c (built by make): the banded matrix's dense product and its todense
+// load/store functions, in their own translation unit.
 #include "banded.h"
 
 void matvec(const double *a, const double *x, double *y, int n) {
