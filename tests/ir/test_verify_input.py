@@ -299,6 +299,9 @@ INVALID = {
     "asm-inputs-not-parameters": _ASM % ("i32", "=r,r", "i32 %a, i32 %b"),
     "asm-trailing-comma": _ASM % ("i32", "=r,r,", "i32 %a"),
     "asm-match-missing-alternative": _ASM % ("{ i32, i32 }", "=r,=&r,0|r,{bx},~{memory}", "i32 %a, i32 %b"),
+    "icmp-keyword-predicate": "define i1 @f(i32 %a) {\n  %r = icmp zeroinitializer i32 %a, 0\n  ret i1 %r\n}\n",  # ll:3604316
+    "icmp-float-predicate": "define i1 @f(i32 %a) {\n  %r = icmp oeq i32 %a, 0\n  ret i1 %r\n}\n",
+    "fcmp-integer-predicate": "define i1 @f(double %a) {\n  %r = fcmp sgt double %a, 0.0\n  ret i1 %r\n}\n",
 }
 
 VALID = {
@@ -408,6 +411,8 @@ VALID = {
                                   "  ret void\n}\n",
     "range-forms": _RANGE % "i32 -10, i32 -5, i32 0, i32 5, i32 7, i32 -11",
     "asm-constraint-forms": _ASM % ("{ i32, i32 }", "=r|m,=&r,0|r,{bx},~{memory},~{dirflag}", "i32 %a, i32 %b"),
+    "fcmp-true-false": "define i1 @f(double %a) {\n  %r = fcmp true double %a, 0.0\n"
+                       "  %s = fcmp false double %a, 0.0\n  %t = and i1 %r, %s\n  ret i1 %t\n}\n",
 }
 
 

@@ -127,6 +127,8 @@ class InstructionCallbacks(ValueCallbacks):
     def _compare(self, opcode: str, c: list) -> Instruction:
         t = c[-3]
         pred = c[-4]
+        if self._text(pred) not in _PREDICATES[opcode]:
+            raise BuildError(pred.pos, f"expected {opcode} predicate (e.g. '{_PREDICATES[opcode][0]}')")
         return Compare(opcode, self._text(pred), self.resolve(t, c[-2]), self.resolve(t, c[-1]), self._flags(c, 0, len(c) - 4))
 
     def icmp(self, c: list) -> Instruction:
@@ -418,3 +420,11 @@ def _member(t: Type, index: int) -> Type:
         if elems is None or not 0 <= index < len(elems):
             raise IndexError(index)
     return aggregate_member(t, index)
+
+
+_PREDICATES = {
+    "icmp": ("eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle"),
+    "fcmp": ("oeq", "false", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule",
+             "une", "uno", "true"),
+}
+"""The predicates each comparison takes (the grammar lexes them all alike)."""
