@@ -28,6 +28,8 @@ TBAA_TYPES = ('!0 = !{!"Simple C/C++ TBAA"}\n!1 = !{!"omnipotent char", !0, i64 
 
 _ASM = 'define void @f(i32 %%a, i32 %%b, ptr %%p) {\n  call %s asm sideeffect "", "%s"(%s)\n  ret void\n}\n'
 """A call of inline assembly: return type, constraints, arguments."""
+_LOAD = "define i64 @f(ptr %%p) {\n  %%r = %s\n  ret i64 %%r\n}\n"
+"""A function returning one load (its text filled in)."""
 _RANGE = "define i32 @f(ptr %%p) {\n  %%v = load i32, ptr %%p, !range !0\n  ret i32 %%v\n}\n!0 = !{%s}\n"
 """A load with `!range !{...}` (the intervals filled in)."""
 
@@ -302,6 +304,11 @@ INVALID = {
     "icmp-keyword-predicate": "define i1 @f(i32 %a) {\n  %r = icmp zeroinitializer i32 %a, 0\n  ret i1 %r\n}\n",  # ll:3604316
     "icmp-float-predicate": "define i1 @f(i32 %a) {\n  %r = icmp oeq i32 %a, 0\n  ret i1 %r\n}\n",
     "fcmp-integer-predicate": "define i1 @f(double %a) {\n  %r = fcmp sgt double %a, 0.0\n  ret i1 %r\n}\n",
+    "ordering-without-atomic": _LOAD % "load i64, ptr %p seq_cst, align 8",  # ll:3701591
+    "atomic-load-without-ordering": _LOAD % "load atomic i64, ptr %p, align 8",
+    "atomic-load-without-align": _LOAD % "load atomic i64, ptr %p seq_cst",
+    "atomic-load-release": _LOAD % "load atomic i64, ptr %p release, align 8",
+    "atomic-store-acquire": "define void @f(ptr %p) {\n  store atomic i64 0, ptr %p acquire, align 8\n  ret void\n}\n",
 }
 
 VALID = {
@@ -413,6 +420,7 @@ VALID = {
     "asm-constraint-forms": _ASM % ("{ i32, i32 }", "=r|m,=&r,0|r,{bx},~{memory},~{dirflag}", "i32 %a, i32 %b"),
     "fcmp-true-false": "define i1 @f(double %a) {\n  %r = fcmp true double %a, 0.0\n"
                        "  %s = fcmp false double %a, 0.0\n  %t = and i1 %r, %s\n  ret i1 %t\n}\n",
+    "atomic-loads": _LOAD % 'load atomic volatile i64, ptr %p syncscope("singlethread") acquire, align 8',
 }
 
 

@@ -183,16 +183,19 @@ class InstructionCallbacks(ValueCallbacks):
             i += 1
         t, ptr = c[i], c[i + 1]
         scope, ordering, align = self._memory_tail(c, i + 2)
+        _check_atomic_access("load", c, atomic, scope, ordering, align)
         return Load(t, ptr, align, volatile, ordering, scope)
 
     def store(self, c: list) -> Instruction:
         i = 0
-        volatile = False
+        atomic = volatile = False
         while c[i].__class__ is Tok:
+            atomic |= c[i].type == "ATOMIC"
             volatile |= c[i].type == "VOLATILE"
             i += 1
         value, ptr = c[i], c[i + 1]
         scope, ordering, align = self._memory_tail(c, i + 2)
+        _check_atomic_access("store", c, atomic, scope, ordering, align)
         return Store(value, ptr, align, volatile, ordering, scope)
 
     def gep(self, c: list) -> Instruction:
@@ -428,3 +431,23 @@ _PREDICATES = {
              "une", "uno", "true"),
 }
 """The predicates each comparison takes (the grammar lexes them all alike)."""
+
+
+def _check_atomic_access(kind: str, c: list, atomic: bool, scope: str | None, ordering: str | None,
+                         align: int | None) -> None:
+    """LLParser's rules for `load`/`store`: an ordering or syncscope only after
+    `atomic`, which needs an ordering its direction allows and an alignment."""
+    pos = next((x.pos for x in c if x.__class__ is Tok), 0)
+    if not atomic:
+        if scope is not None or ordering is not None:
+            raise BuildError(pos, f"an ordering or syncscope needs '{kind} atomic'")
+        return
+    if ordering is None:
+        raise BuildError(pos, "expected ordering on atomic instruction")
+    if ordering in _FORBIDDEN_ORDERINGS[kind]:
+        raise BuildError(pos, f"atomic {kind} cannot use {ordering} ordering")
+    if not align:
+        raise BuildError(pos, f"atomic {kind} must have explicit non-zero alignment")
+
+
+_FORBIDDEN_ORDERINGS = {"load": ("release", "acq_rel"), "store": ("acquire", "acq_rel")}
