@@ -1,3 +1,4 @@
+// Helper for main.c and banded.c (built by make): their shared declarations.
 #include <stdint.h>
 
 /* y = A x for a dense n x n row-major A (banded.c) */
