@@ -161,3 +161,23 @@ def test_registration_reaching_the_unit_only_through_the_preprocessor(
     else:
         run([ENZCC, "-O2", *flags, *argv, "-o", "prog"], tmp_path, env, input=stdin)
     _check(run([str(tmp_path / "prog")], tmp_path, env).stdout)
+
+
+def test_names_that_are_not_utf8_reach_the_registration_checks() -> None:
+    """obj:3703062, ar:3703791: a damaged object's IR named a global `@"g\\80x"`; the
+    registration checks read names and texts through llvmlite's strict UTF-8 and ended
+    in an internal error. They now read bytes that are not UTF-8 as surrogates, and a
+    kept registration's name is written back byte for byte."""
+    from enzc.frontend.preserve import keep_registrations, mark_registered_noinline
+    from enzc.lto.irmodule import module_text, parse_module
+
+    module = parse_module(b'@"g\\80x" = global i32 0\n'
+                          b'@"__enzyme_inactivefn\\80" = internal global [1 x ptr] [ptr @h]\n'
+                          b'@llvm.global.annotations = appending global [0 x { ptr, ptr, ptr, i32, ptr }] '
+                          b'zeroinitializer, section "llvm.metadata"\n'
+                          b'define void @h() {\n  ret void\n}\n', "case")
+    keep_registrations(module)
+    mark_registered_noinline(module)
+    text = module_text(module)
+    assert '@llvm.compiler.used = appending global [1 x ptr] [ptr @"__enzyme_inactivefn\\80"]' in text
+    assert "noinline" in text

@@ -180,13 +180,13 @@ def keep_registrations(module: ModuleRef) -> None:
     import llvmlite.binding as llvm
 
     kept = [gv for gv in module.global_variables
-            if registration_kind(gv.name) is not None and not gv.is_declaration
+            if registration_kind(irmodule.value_name(gv)) is not None and not gv.is_declaration
             and gv.linkage.name in _DISCARDABLE]
     if not kept:
         return
     linkages = [gv.linkage for gv in kept]
-    refs = ", ".join(f"ptr @{_quote(gv.name)}" for gv in kept)
-    decls = "".join(f"@{_quote(gv.name)} = external global i8\n" for gv in kept)
+    refs = ", ".join(f"ptr @{_quote(irmodule.value_name(gv))}" for gv in kept)
+    decls = "".join(f"@{_quote(irmodule.value_name(gv))} = external global i8\n" for gv in kept)
     text = (f'target datalayout = "{module.data_layout}"\ntarget triple = "{module.triple}"\n'
             f"{decls}@llvm.compiler.used = appending global [{len(kept)} x ptr] [{refs}], "
             'section "llvm.metadata"\n')
@@ -201,15 +201,16 @@ def _quote(name: str) -> str:
     """An IR global name, quoted when it is not a plain identifier."""
     if re.fullmatch(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*", name):
         return name
-    return '"' + "".join(c if c.isprintable() and c not in '"\\' else f"\\{ord(c):02X}"
-                         for c in name) + '"'
+    raw = name.encode("utf-8", "surrogateescape")  # surrogates: bytes that were not UTF-8
+    return '"' + "".join(chr(b) if 32 <= b < 127 and b not in b'"\\' else f"\\{b:02X}"
+                         for b in raw) + '"'
 
 
 def mark_registered_noinline(module: ModuleRef) -> None:
     """Add `noinline` to the functions the module's registrations name (the merged
     module gets this too: IR inputs and objects built elsewhere skip the frontend)."""
-    globals_text = [(gv.name, str(gv)) for gv in module.global_variables
-                    if registration_kind(gv.name) is not None]
+    globals_text = [(name, irmodule.value_text(gv)) for gv in module.global_variables
+                    if registration_kind(name := irmodule.value_name(gv)) is not None]
     for name in functions_to_keep(globals_text) + _annotated(module):
         try:
             fn = module.get_function(name)
@@ -222,7 +223,8 @@ def mark_registered_noinline(module: ModuleRef) -> None:
 
 def _annotated(module: ModuleRef) -> list[str]:
     """Functions marked by an Enzyme attribute (`@llvm.global.annotations`)."""
-    texts = {gv.name: str(gv) for gv in module.global_variables}  # by name: the strings are private
+    texts = {irmodule.value_name(gv): irmodule.value_text(gv)  # by name: the strings are private
+             for gv in module.global_variables}
     table = texts.get(ANNOTATIONS)
     if table is None:
         return []

@@ -94,6 +94,16 @@ def module_text(module: ModuleRef) -> str:
         return (out.bytes or b"").decode("utf-8", "surrogateescape")
 
 
+def value_text(value: ValueRef) -> str:
+    """A value as IR text, bytes that are not UTF-8 as surrogates (llvmlite's `str`
+    raises UnicodeDecodeError on them)."""
+    from llvmlite.binding import ffi
+
+    with ffi.OutputString() as out:
+        ffi.lib.LLVMPY_PrintValueToString(value, out)
+        return (out.bytes or b"").decode("utf-8", "surrogateescape")
+
+
 def value_name(value: ValueRef) -> str:
     """A global's name; bytes that are not UTF-8 (legal in a quoted LLVM name) become
     surrogates, where llvmlite's `.name` raises UnicodeDecodeError."""
