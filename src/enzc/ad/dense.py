@@ -37,6 +37,7 @@ from enzc.ir.module import Function, Module
 from enzc.ir.types import I1, PTR, VOID, ArrayType, FloatType, IntType, StructType, Type, VectorType
 from enzc.ir.values import ConstantInt, ConstantSimple, Value, null
 
+from enzc.ad.analysis.uses import derived_values
 from enzc.ad.callsite import function_of
 from enzc.ad.dense_memory import expand_transfer, is_view_transfer
 from enzc.ad.dense_clone import clone_with_view_params, offset_attributes, without_memory_facts
@@ -152,16 +153,7 @@ class _Lowering:
     # -- the pointers of a view --------------------------------------------------------
     def derived(self, roots: list[Value]) -> dict[Value, None]:
         """`roots` and every pointer computed from them (GEP, cast, phi, select, freeze)."""
-        seen: dict[Value, None] = dict.fromkeys(roots)
-        todo = list(roots)
-        while todo:
-            v = todo.pop()
-            for user in v.users:
-                if user in seen or not _carries_pointer(user, v):
-                    continue
-                seen[user] = None
-                todo.append(user)
-        return seen
+        return derived_values(roots, _carries_pointer)
 
     def reaches_enzyme_call(self, fn: Function, roots: list[Value], visited: set | None = None) -> bool:
         """Whether the view's pointers reach an `__enzyme_*` call, here or in callees."""

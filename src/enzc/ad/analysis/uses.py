@@ -30,3 +30,17 @@ def reaches(start: Value, passes_on: Callable[[Instruction], bool], hit: Callabl
             if isinstance(user, Instruction) and passes_on(user):
                 work.append(user)
     return False
+
+
+def derived_values(roots, follows: Callable[[Instruction, Value], bool]) -> dict[Value, None]:
+    """`roots` and, transitively, every user `u` of a value `v` in the set with
+    `follows(u, v)` (e.g. the pointers computed from some pointers), in discovery order."""
+    seen: dict[Value, None] = dict.fromkeys(roots)
+    todo = list(seen)
+    while todo:
+        v = todo.pop()
+        for user in v.users:
+            if user not in seen and follows(user, v):
+                seen[user] = None
+                todo.append(user)
+    return seen

@@ -20,6 +20,8 @@ from enzc.ir.instructions import CallBase, Cast, Freeze, GetElementPtr, Instruct
 from enzc.ir.module import Function
 from enzc.ir.values import Value
 
+from enzc.ad.analysis.uses import derived_values
+
 POINTER_MOVES = ("bitcast", "addrspacecast")
 PRIMAL_FREE = ("fadd", "fsub", "fneg", "bitcast", "phi", "select", "freeze", "extractvalue", "insertvalue",
                "extractelement", "insertelement", "shufflevector")
@@ -29,15 +31,7 @@ PRIMAL_FREE = ("fadd", "fsub", "fneg", "bitcast", "phi", "select", "freeze", "ex
 def pointers_from(roots: Iterable[Value]) -> dict[Value, None] | None:
     """`roots` and the pointers computed from them; None where a phi or select mixes
     them with other pointers (their memory is then not theirs alone)."""
-    seen: dict[Value, None] = dict.fromkeys(roots)
-    todo = list(seen)
-    while todo:
-        v = todo.pop()
-        for user in v.users:
-            if user in seen or not _moves_pointer(user, v):
-                continue
-            seen[user] = None
-            todo.append(user)
+    seen = derived_values(roots, _moves_pointer)
     for v in seen:
         inputs = [x for x, _ in v.incoming] if isinstance(v, Phi) else \
             [v.operand(1), v.operand(2)] if isinstance(v, Select) else []
