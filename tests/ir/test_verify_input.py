@@ -30,6 +30,11 @@ _ASM = 'define void @f(i32 %%a, i32 %%b, ptr %%p) {\n  call %s asm sideeffect ""
 """A call of inline assembly: return type, constraints, arguments."""
 _LOAD = "define i64 @f(ptr %%p) {\n  %%r = %s\n  ret i64 %%r\n}\n"
 """A function returning one load (its text filled in)."""
+CALL_G = "declare void @g(ptr)\ndefine void @f(ptr %%p) {\n  call void @g(ptr %s %%p)\n  ret void\n}\n"
+"""A call of @g whose pointer argument carries the attributes given."""
+LOOP = ("define void @f(i1 %%c) {\nentry:\n  br label %%l\nl:\n  br i1 %%c, label %%l, label %%e, !llvm.loop %s\n"
+        "e:\n  ret void\n}\n%s")
+"""A one-block loop whose latch carries the `!llvm.loop` given, and the nodes after it."""
 _RANGE = "define i32 @f(ptr %%p) {\n  %%v = load i32, ptr %%p, !range !0\n  ret i32 %%v\n}\n!0 = !{%s}\n"
 """A load with `!range !{...}` (the intervals filled in)."""
 
@@ -309,9 +314,21 @@ INVALID = {
     "atomic-load-without-align": _LOAD % "load atomic i64, ptr %p seq_cst",
     "atomic-load-release": _LOAD % "load atomic i64, ptr %p release, align 8",
     "atomic-store-acquire": "define void @f(ptr %p) {\n  store atomic i64 0, ptr %p acquire, align 8\n  ret void\n}\n",
+    "argument-on-plain-attribute": CALL_G % "noundef(56)",  # ll:3702114
+    "argument-on-plain-fn-attribute": "declare void @g() nounwind(1)\n",
+    "ident-entry-not-string": '!llvm.ident = !{!0}\n!0 = !{!1}\n!1 = !{!"x"}\n',  # ll:3702974
+    "ident-entry-two-strings": '!llvm.ident = !{!0}\n!0 = !{!"x", !"y"}\n',
+    "commandline-entry-not-string": '!llvm.commandline = !{!0}\n!0 = !{i32 1}\n',
+    "empty-loop-id": LOOP % ("!{}", ""),  # ll:3702503 (llvm-as crashes on it)
+    "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
 }
 
 VALID = {
+    "attribute-arguments": CALL_G % "noundef dereferenceable(8) align(16)",
+    "ident-and-commandline": '!llvm.ident = !{!0}\n!llvm.commandline = !{!0}\n!0 = !{!"clang"}\n',
+    "align-paren-spelling": "define void @f(ptr align(8) %p) align(16) {\n  ret void\n}\n",
+    "loop-id": LOOP % ("!1", "!1 = distinct !{!1}\n"),
+    "loop-id-not-self": LOOP % ("!1", "!1 = !{!\"x\"}\n"),
     "raw-nul-in-string": '@s = constant [3 x i8] c"a\0b"\n',
     "non-utf8-string-and-name": '@"n\xff\xfe" = constant [2 x i8] c"\xff\x80"\n',
     "escaped-bytes": '@"q\\01\\FFname" = global i32 0\n@t = constant [3 x i8] c"\\FF\\80\\00"\n',

@@ -3,6 +3,8 @@ aliases and ifuncs, function headers — and binding forward references between 
 
 from __future__ import annotations
 
+import re
+
 from enzc.ir.metadata import Metadata
 from enzc.ir.module import Alias, Comdat, Function, GlobalVariable
 from enzc.ir.parser_lalr import Tok
@@ -186,6 +188,9 @@ class EntityCallbacks(ValueCallbacks):
             elif kind == "ALIGN":
                 fn.header_suffix.append(f"align {c[i + 1]}")
                 i += 2
+            elif kind == "ATTR_PAREN" and (m := _PAREN_ALIGN.fullmatch(str(t))):
+                fn.header_suffix.append(f"align {m.group(1)}")  # `align(16)`: LLVM's other spelling
+                i += 1
             elif kind == "ADDRSPACE":
                 fn.addrspace = int(c[i + 1])
                 if fn.addrspace:
@@ -259,6 +264,7 @@ def _substitute(c: Value, targets: dict[int, GlobalValue]) -> Value:
     return c
 
 
+_PAREN_ALIGN = re.compile(r"align\((\d+)\)")
 _HEADER_RANKS = {"unnamed_addr": 0, "local_unnamed_addr": 0, "ADDRSPACE": 1, "SECTION": 3,
                  "PARTITION": 4, "COMDAT": 5, "ALIGN": 6, "GC": 7, "PREFIX": 8, "PROLOGUE": 9,
                  "PERSONALITY": 10, "MDKIND": 11}

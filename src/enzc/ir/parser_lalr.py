@@ -119,9 +119,9 @@ _F = {name: i + 1 for i, (name, _) in enumerate(_FAMILIES)}
 _PAREN_KEYWORDS = {"syncscope": "SYNCSCOPE", "inrange": "GEPFLAG"}
 """Words whose `word(...)` spelling is one token of its own."""
 
-_PAREN_ATTRIBUTES = {"ALLOCA_FLAG", "ASM_FLAG"}
+_PAREN_ATTRIBUTES = {"ALLOCA_FLAG", "ASM_FLAG", "ALIGN"}
 """Keyword terminals whose words are also attributes with arguments (`inalloca(%T)`,
-`alignstack(16)`); other keywords followed by `(` are lexed apart from it."""
+`alignstack(16)`, `align(16)`); other keywords followed by `(` are lexed apart from it."""
 
 
 class Lexer:

@@ -49,6 +49,12 @@ _ARGUMENTS = {word: re.compile(pattern) for word, pattern in {
     "allockind": r'\("[a-z,]*"\)',
 }.items()}
 """The arguments of attributes that take them, where a mistake is easy to make."""
+_TAKES_ARGUMENTS = frozenset("""
+    align alignstack allockind allocsize byref byval captures denormal_fpenv dereferenceable
+    dereferenceable_or_null elementtype inalloca initializes memory nofpclass preallocated
+    range sret uwtable vscale_range
+""".split())
+"""The only words LLVM 22 reads a parenthesized argument after (`noundef(8)` is an error)."""
 
 
 _POINTER_ONLY = frozenset("""
@@ -79,6 +85,8 @@ def attribute_problem(attr: str, position: str) -> str | None:
     if position == "param" and word in FUNCTION_ONLY:
         return f"attribute '{word}' does not apply to parameters or return values"
     rest = attr[len(word):]
+    if rest.startswith("(") and word not in _TAKES_ARGUMENTS:
+        return f"attribute '{word}' takes no arguments: {attr[:60]}"
     if word == "memory":
         return _memory_problem(rest)
     if rest.startswith("(") and not _balanced(rest):

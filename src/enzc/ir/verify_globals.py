@@ -32,6 +32,7 @@ from enzc.ir.verify_intrinsic_globals import intrinsic_global_problems
 from enzc.ir.verify_linkage import prefix_problems, suffix_problems
 from enzc.ir.verify_eh import eh_problems
 from enzc.ir.verify_musttail import musttail_problem
+from enzc.ir.verify_known_metadata import loop_attachment_problem, named_metadata_problems
 from enzc.ir.verify_prof import prof_problem
 from enzc.ir.verify_range import range_problem
 from enzc.ir.verify_inline_asm import inline_asm_problem
@@ -47,6 +48,7 @@ _GROUP_REF = re.compile(r"#(\d+)\Z")
 def module_problems(module: Module) -> list[str]:
     """Everything wrong at module level (function bodies are checked elsewhere)."""
     problems = metadata_problems(module) + module_flag_problems(module) + _datalayout_problems(module)
+    problems += named_metadata_problems(module)
     problems += intrinsic_global_problems(module)
     for fn in module.functions.values():
         where = f"@{fn.name}"
@@ -142,6 +144,8 @@ def body_problems(module: Module, fn: Function) -> list[str]:
             if problem := prof_problem(inst.metadata.get("prof"), inst, module.metadata):
                 problems.append(f"{where}: {problem}")
             if problem := range_problem(inst.metadata.get("range"), inst, module.metadata):
+                problems.append(f"{where}: {problem}")
+            if problem := loop_attachment_problem(inst.metadata.get("llvm.loop"), module.metadata):
                 problems.append(f"{where}: {problem}")
             problems += [f"{where}: {p}" for kind in SCOPE_KINDS
                          if (p := scope_list_problem(inst.metadata.get(kind), module.metadata))]
