@@ -320,6 +320,11 @@ INVALID = {
     "ident-entry-two-strings": '!llvm.ident = !{!0}\n!0 = !{!"x", !"y"}\n',
     "commandline-entry-not-string": '!llvm.commandline = !{!0}\n!0 = !{i32 1}\n',
     "empty-loop-id": LOOP % ("!{}", ""),  # ll:3702503 (llvm-as crashes on it)
+    "token-parameter": "declare i32 @setjmp(token)\n",  # ll:4101835
+    "token-return": "declare token @g()\n",
+    "metadata-parameter": "declare void @g(metadata)\n",
+    "indirect-call-returning-token": "define void @f(ptr %p) {\n  %t = call token %p()\n  ret void\n}\n",
+    "metadata-argument-to-non-intrinsic": "define void @f(ptr %p) {\n  call void %p(metadata !{})\n  ret void\n}\n",
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
 }
 
@@ -327,6 +332,10 @@ VALID = {
     "attribute-arguments": CALL_G % "noundef dereferenceable(8) align(16)",
     "ident-and-commandline": '!llvm.ident = !{!0}\n!llvm.commandline = !{!0}\n!0 = !{!"clang"}\n',
     "align-paren-spelling": "define void @f(ptr align(8) %p) align(16) {\n  ret void\n}\n",
+    "token-intrinsic": "declare token @llvm.experimental.convergence.entry()\n",
+    "metadata-in-varargs": 'declare double @__enzyme_fwdsplit(...)\ndefine double @f(ptr %g) {\n'
+                           '  %r = call double (...) @__enzyme_fwdsplit(ptr %g, metadata !"enzyme_nofree")\n'
+                           '  ret double %r\n}\n',
     "loop-id": LOOP % ("!1", "!1 = distinct !{!1}\n"),
     "loop-id-not-self": LOOP % ("!1", "!1 = !{!\"x\"}\n"),
     "raw-nul-in-string": '@s = constant [3 x i8] c"a\0b"\n',

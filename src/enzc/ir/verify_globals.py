@@ -23,7 +23,7 @@ from enzc.ir.datalayout import DataLayout, DataLayoutError
 from enzc.ir.instructions import Call, CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef
 from enzc.ir.module import Function, Module
-from enzc.ir.types import FunctionType, IntType, Type
+from enzc.ir.types import FunctionType, IntType, MetadataType, TokenType, Type
 from enzc.ir.values import Constant, GlobalValue, InlineAsm, MetadataOperand, Value
 from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
@@ -59,6 +59,7 @@ def module_problems(module: Module) -> list[str]:
         problems += _attribute_problems(where, [fn.ret_attrs, *(a.attrs for a in fn.args)],
                                         "param")
         problems += prefix_problems(where, fn.linkage.words, "function")
+        problems += _intrinsic_only_type_problems(where, fn)
         problems += _allocsize_problems(where, fn.fn_attrs, fn.function_type, module)
         if fn.is_declaration and any(w.startswith("personality") for w in fn.header_suffix):
             problems.append(f"{where}: a declaration cannot have a personality")
@@ -133,6 +134,7 @@ def body_problems(module: Module, fn: Function) -> list[str]:
                 if isinstance(inst.callee, InlineAsm) and (problem := inline_asm_problem(inst)):
                     problems.append(f"{where}: {problem}")
                 problems += _intrinsic_call_problems(where, inst)
+                problems += _intrinsic_only_call_problems(where, inst)
                 problems += _allocsize_problems(where, inst.fn_attrs, inst.function_type, module)
                 problems += _attribute_problems(where, [inst.fn_attrs])
                 problems += _typed_attribute_problems(
@@ -228,6 +230,36 @@ def _allocsize_problems(where: str, attrs: Iterable[str], ftype: FunctionType,
                 problems.append(f"{where}: 'allocsize' {role} argument must refer to an "
                                 "integer parameter")
     return problems
+
+
+def _intrinsic_only_type_problems(where: str, fn: Function) -> list[str]:
+    """Token and metadata values cross only intrinsic boundaries (LLVM's verifier)."""
+    if fn.name.startswith("llvm."):
+        return []
+    problems = [f"{where}: function takes {kind} but isn't an intrinsic"
+                for kind in _intrinsic_only_kinds(fn.function_type.params)]
+    if isinstance(fn.function_type.ret, TokenType):
+        problems.append(f"{where}: function returns a token but isn't an intrinsic")
+    return problems
+
+
+def _intrinsic_only_call_problems(where: str, call: CallBase) -> list[str]:
+    """A call passes tokens or metadata only to an intrinsic, and an indirect call
+    returns no token (LLVM's verifier, e.g. ll:4101835: `@__sigsetjmp(token ...)`)."""
+    callee = call.callee
+    if isinstance(callee, Function) and callee.name.startswith("llvm."):
+        return []
+    ftype = call.function_type
+    problems = [f"{where}: function has {kind} parameter but isn't an intrinsic"
+                for kind in _intrinsic_only_kinds(ftype.params)]
+    if not isinstance(callee, Function) and isinstance(ftype.ret, TokenType):
+        problems.append(f"{where}: return type cannot be token for indirect call")
+    return problems
+
+
+def _intrinsic_only_kinds(params: Iterable[Type]) -> list[str]:
+    kinds = {"token": TokenType, "metadata": MetadataType}
+    return [kind for kind, cls in kinds.items() if any(isinstance(p, cls) for p in params)]
 
 
 def _describe(inst: Instruction) -> str:
