@@ -29,4 +29,4 @@ from enzc.ir.builder import forget_names  # noqa: F401,E402
 from enzc.ir.cfg import returning_blocks, unreachable_blocks  # noqa: F401,E402
 from enzc.ir.datalayout import for_module as datalayout_for_module  # noqa: F401,E402
 from enzc.ir.transforms import clone_subprogram, remap_value  # noqa: F401,E402
-from enzc.ir.verifier import describe as describe_instruction  # noqa: F401,E402
+from enzc.ir.describe import describe as describe_instruction  # noqa: F401,E402

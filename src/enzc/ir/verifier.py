@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Callable
 
 from enzc.errors import EnzcError
+from enzc.ir.describe import describe
 from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import (
     AtomicRMW,
@@ -89,16 +90,6 @@ def verify_module(module: Module, *, materialize: bool = False) -> None:
             problems += check_function(fn, unique_names=False) + body_problems(module, fn)
     if problems:
         raise VerificationError(problems)
-
-
-def describe(inst: Instruction) -> str:
-    """Short identification of an instruction for messages: `%x = fadd` or `store #3`
-    (its position in the block), usable even when the instruction is broken."""
-    if inst.name is not None:
-        return f"%{inst.name} = {inst.opcode}"
-    if inst.parent is not None and inst in inst.parent.instructions:
-        return f"{inst.opcode} #{inst.parent.index_of(inst)}"
-    return inst.opcode
 
 
 def _printed(inst: Instruction, slots) -> str | None:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from enzc.ir.datalayout import DataLayout, DataLayoutError
+from enzc.ir.describe import describe
 from enzc.ir.instructions import Call, CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef
 from enzc.ir.module import Function, Module
@@ -120,7 +121,7 @@ def body_problems(module: Module, fn: Function) -> list[str]:
         if block.name is not None:
             problems += _name_problems(f"@{fn.name}, block %{block.name}", block.name)
         for inst in block.instructions:
-            where = f"@{fn.name}, {_describe(inst)}"
+            where = f"@{fn.name}, {describe(inst)}"
             if inst.name is not None:
                 problems += _name_problems(where, inst.name)
             problems += _flag_problems(where, getattr(inst, "flags", ()), inst.opcode)
@@ -260,12 +261,6 @@ def _intrinsic_only_call_problems(where: str, call: CallBase) -> list[str]:
 def _intrinsic_only_kinds(params: Iterable[Type]) -> list[str]:
     kinds = {"token": TokenType, "metadata": MetadataType}
     return [kind for kind, cls in kinds.items() if any(isinstance(p, cls) for p in params)]
-
-
-def _describe(inst: Instruction) -> str:
-    from enzc.ir.verifier import describe
-
-    return describe(inst)
 
 
 def _name_problems(where: str, name: str) -> list[str]:
