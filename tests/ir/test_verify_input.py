@@ -609,3 +609,15 @@ def test_target_triple_architecture_like_opt(triple: str, valid: bool, tmp_path:
     else:
         with pytest.raises(EnzcError, match="unrecognized architecture"):
             _enzc(text.encode())
+
+
+def test_non_utf8_triple_in_linked_bitcode_is_a_clean_error() -> None:
+    """obj:4102873: a mutated object's bitcode named the triple `x86_64-pc-linux-g\\xee`;
+    reading it through llvmlite's strict `.triple` was an internal error."""
+    from enzc.frontend.passes import _target_machine
+    from enzc.lto.irmodule import module_triple, parse_module as parse_llvm
+
+    module = parse_llvm(b'target triple = "x86_64-pc-linux-g\\EE"\n', "case")
+    assert module_triple(module) == "x86_64-pc-linux-g\udcee"
+    with pytest.raises(EnzcError, match=r"triple 'x86_64-pc-linux-g\\xee'"):
+        _target_machine(module)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from enzc.errors import EnzcError
-from enzc.lto.irmodule import initialize_llvm
+from enzc.lto.irmodule import initialize_llvm, module_triple
 
 if TYPE_CHECKING:
     from llvmlite.binding import ModuleRef, PassBuilder, TargetMachine
@@ -16,12 +16,15 @@ def _target_machine(module: ModuleRef) -> TargetMachine:
     import llvmlite.binding as llvm
 
     initialize_llvm()
-    triple = module.triple or llvm.get_default_triple()
-    try:
-        target = llvm.Target.from_triple(triple)
-    except RuntimeError:  # a damaged object's IR can name any triple
+    triple = module_triple(module) or llvm.get_default_triple()
+    try:  # a damaged object's IR can name any triple; LLVM knows only ASCII ones
+        target = llvm.Target.from_triple(triple) if triple.isascii() else None
+    except RuntimeError:
+        target = None
+    if target is None:
+        shown = triple.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
         raise EnzcError(f"enzcc: error: the IR to optimize is for the target triple "
-                        f"'{triple}', for which LLVM has no target (is an input damaged?)") from None
+                        f"'{shown}', for which LLVM has no target (is an input damaged?)")
     return target.create_target_machine(opt=2, reloc="pic")
 
 

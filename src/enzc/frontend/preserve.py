@@ -187,7 +187,7 @@ def keep_registrations(module: ModuleRef) -> None:
     linkages = [gv.linkage for gv in kept]
     refs = ", ".join(f"ptr @{_quote(irmodule.value_name(gv))}" for gv in kept)
     decls = "".join(f"@{_quote(irmodule.value_name(gv))} = external global i8\n" for gv in kept)
-    text = (f'target datalayout = "{module.data_layout}"\ntarget triple = "{module.triple}"\n'
+    text = (f'target datalayout = "{module.data_layout}"\ntarget triple = {_quoted_string(irmodule.module_triple(module))}\n'
             f"{decls}@llvm.compiler.used = appending global [{len(kept)} x ptr] [{refs}], "
             'section "llvm.metadata"\n')
     for gv in kept:
@@ -201,7 +201,12 @@ def _quote(name: str) -> str:
     """An IR global name, quoted when it is not a plain identifier."""
     if re.fullmatch(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*", name):
         return name
-    raw = name.encode("utf-8", "surrogateescape")  # surrogates: bytes that were not UTF-8
+    return _quoted_string(name)
+
+
+def _quoted_string(text: str) -> str:
+    """An IR string literal; surrogates (bytes that were not UTF-8) as the bytes."""
+    raw = text.encode("utf-8", "surrogateescape")
     return '"' + "".join(chr(b) if 32 <= b < 127 and b not in b'"\\' else f"\\{b:02X}"
                          for b in raw) + '"'
 

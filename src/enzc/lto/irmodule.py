@@ -112,6 +112,16 @@ def value_name(value: ValueRef) -> str:
     return ffi.lib.LLVMPY_GetValueName(value).decode("utf-8", "surrogateescape")
 
 
+def module_triple(module: ModuleRef) -> str:
+    """The module's target triple, bytes that are not UTF-8 as surrogates (a damaged
+    object's bitcode can name any bytes; llvmlite's `.triple` raises on them)."""
+    from llvmlite.binding import ffi
+
+    with ffi.OutputString(owned=False) as out:
+        ffi.lib.LLVMPY_GetTarget(module, out)
+        return (out.bytes or b"").decode("utf-8", "surrogateescape")
+
+
 def module_symbols(module: ModuleRef) -> Symbols:
     """The symbols a linker would see for this module's object code."""
     defined: set[str] = set()
