@@ -35,6 +35,8 @@ CALL_G = "declare void @g(ptr)\ndefine void @f(ptr %%p) {\n  call void @g(ptr %s
 LOOP = ("define void @f(i1 %%c) {\nentry:\n  br label %%l\nl:\n  br i1 %%c, label %%l, label %%e, !llvm.loop %s\n"
         "e:\n  ret void\n}\n%s")
 """A one-block loop whose latch carries the `!llvm.loop` given, and the nodes after it."""
+ATOMIC = "define void @f(ptr %%p) {\n  %%r = %s\n  ret void\n}\n"
+"""A function accessing `%p` atomically (the instruction given)."""
 _RANGE = "define i32 @f(ptr %%p) {\n  %%v = load i32, ptr %%p, !range !0\n  ret i32 %%v\n}\n!0 = !{%s}\n"
 """A load with `!range !{...}` (the intervals filled in)."""
 
@@ -325,6 +327,20 @@ INVALID = {
     "metadata-parameter": "declare void @g(metadata)\n",
     "indirect-call-returning-token": "define void @f(ptr %p) {\n  %t = call token %p()\n  ret void\n}\n",
     "metadata-argument-to-non-intrinsic": "define void @f(ptr %p) {\n  call void %p(metadata !{})\n  ret void\n}\n",
+    "atomicrmw-i1": ATOMIC % "atomicrmw or ptr %p, i1 false seq_cst, align 4",  # ll:4103907
+    "atomicrmw-i24": ATOMIC % "atomicrmw add ptr %p, i24 0 seq_cst, align 4",
+    "atomicrmw-add-float": ATOMIC % "atomicrmw add ptr %p, float 0.0 seq_cst, align 4",
+    "atomicrmw-fadd-integer": ATOMIC % "atomicrmw fadd ptr %p, i32 0 seq_cst, align 4",
+    "atomicrmw-xchg-vector": ATOMIC % "atomicrmw xchg ptr %p, <2 x i32> zeroinitializer seq_cst, align 8",
+    "atomicrmw-xchg-x86-fp80": ATOMIC % "atomicrmw xchg ptr %p, x86_fp80 0xK00000000000000000000 seq_cst, align 16",
+    "cmpxchg-float": ATOMIC % "cmpxchg ptr %p, float 0.0, float 1.0 seq_cst seq_cst, align 4",
+    "cmpxchg-i24": ATOMIC % "cmpxchg ptr %p, i24 0, i24 1 seq_cst seq_cst, align 4",
+    "atomic-load-struct": ATOMIC % "load atomic { i32 }, ptr %p seq_cst, align 8",
+    "atomic-load-i1": ATOMIC % "load atomic i1, ptr %p seq_cst, align 4",
+    "frame-pointer-value": 'define void @f() #0 {\n  ret void\n}\nattributes #0 = { "frame-pointer"="al)l" }\n',  # ll:4204213
+    "warn-stack-size-value": 'define void @f() "warn-stack-size"="-1" {\n  ret void\n}\n',
+    "denormal-fp-math-value": 'define void @f() "denormal-fp-math"="ieee,IEEE" {\n  ret void\n}\n',
+    "no-nans-fp-math-value": 'define void @f() "no-nans-fp-math"="1" {\n  ret void\n}\n',
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
 }
 
@@ -336,6 +352,12 @@ VALID = {
     "metadata-in-varargs": 'declare double @__enzyme_fwdsplit(...)\ndefine double @f(ptr %g) {\n'
                            '  %r = call double (...) @__enzyme_fwdsplit(ptr %g, metadata !"enzyme_nofree")\n'
                            '  ret double %r\n}\n',
+    "atomic-accesses": ATOMIC % ("atomicrmw fadd ptr %p, <2 x float> zeroinitializer seq_cst, align 8\n"
+                                 "  %s = load atomic <2 x i32>, ptr %p seq_cst, align 8\n"
+                                 "  %t = cmpxchg ptr %p, ptr null, ptr null seq_cst seq_cst, align 8\n"
+                                 "  %u = atomicrmw fmaximum ptr %p, double 0.0 seq_cst, align 8"),
+    "known-string-attribute-values": ('define void @f() #0 {\n  ret void\n}\nattributes #0 = { "frame-pointer"="non-leaf" '
+                                      '"warn-stack-size"="01" "denormal-fp-math"="preserve-sign," "no-nans-fp-math"="" }\n'),
     "loop-id": LOOP % ("!1", "!1 = distinct !{!1}\n"),
     "loop-id-not-self": LOOP % ("!1", "!1 = !{!\"x\"}\n"),
     "raw-nul-in-string": '@s = constant [3 x i8] c"a\0b"\n',

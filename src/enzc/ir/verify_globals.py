@@ -19,13 +19,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from enzc.ir.datalayout import DataLayout, DataLayoutError
+from enzc.ir.datalayout import X86_64_DATALAYOUT, DataLayout, DataLayoutError, for_module
 from enzc.ir.describe import describe
 from enzc.ir.instructions import Call, CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef
 from enzc.ir.module import Function, Module
 from enzc.ir.types import FunctionType, IntType, MetadataType, TokenType, Type
 from enzc.ir.values import Constant, GlobalValue, InlineAsm, MetadataOperand, Value
+from enzc.ir.verify_atomics import atomic_problem
 from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
@@ -89,6 +90,14 @@ def module_problems(module: Module) -> list[str]:
     return problems
 
 
+def _layout(module: Module) -> DataLayout:
+    """The module's data layout, x86-64's if its own is broken (reported elsewhere)."""
+    try:
+        return for_module(module)
+    except DataLayoutError:
+        return DataLayout.parse(X86_64_DATALAYOUT)
+
+
 def _datalayout_problems(module: Module) -> list[str]:
     try:
         DataLayout.parse(module.datalayout or "")
@@ -114,6 +123,7 @@ def body_problems(module: Module, fn: Function) -> list[str]:
     """Per-instruction checks the type checker does not make (names, alignment,
     attribute groups of calls, metadata attachments and operands)."""
     problems: list[str] = eh_problems(fn)
+    layout = _layout(module)
     for arg in fn.args:
         if arg.name is not None:
             problems += _name_problems(f"@{fn.name}, argument %{arg.name}", arg.name)
@@ -149,6 +159,8 @@ def body_problems(module: Module, fn: Function) -> list[str]:
             if problem := range_problem(inst.metadata.get("range"), inst, module.metadata):
                 problems.append(f"{where}: {problem}")
             if problem := loop_attachment_problem(inst.metadata.get("llvm.loop"), module.metadata):
+                problems.append(f"{where}: {problem}")
+            if problem := atomic_problem(inst, layout):
                 problems.append(f"{where}: {problem}")
             problems += [f"{where}: {p}" for kind in SCOPE_KINDS
                          if (p := scope_list_problem(inst.metadata.get(kind), module.metadata))]
