@@ -44,6 +44,7 @@ CASES = {
     "vector_reverse_pointer_return": Case(DIAG / "vector_reverse_pointer_return.c",
                                           ("enzyme_width", "returning a pointer")),
     "dupv_not_pointer": Case(DIAG / "dupv_not_pointer.c", ("enzyme_dupv", "not a pointer")),
+    "vector_reverse_global": Case(DIAG / "vector_reverse_global.c", ("enzyme_width", "state", "one shadow")),
     "fwdsplit_tape": Case(DIAG / "fwdsplit_tape.c", ("__enzyme_fwdsplit", "tape", "__enzyme_augmentfwd")),
     "fwdsplit_memory": Case(DIAG / "fwdsplit_memory.c", ("__enzyme_fwdsplit", "scale_in_place", "memory")),
     "enzyme_plugin_attribute": Case(DIAG / "enzyme_plugin_attribute.c", ("'enzyme_inactive_noblock'", "not supported")),

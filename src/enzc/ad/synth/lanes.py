@@ -76,7 +76,8 @@ def reject_vector_reverse(gu: GradientUtils) -> None:
     hint = "call __enzyme_autodiff once per direction instead of enzyme_width"
     for v in gu.activity.shadowed:
         if isinstance(v, Constant):
-            raise gu.error(None, f"the global '{getattr(v, 'name', '?')}' has one shadow, so enzyme_width cannot "
+            user = next((i for i in gu.original.instructions() if v in i.operands), None)
+            raise gu.error(user, f"the global '{getattr(v, 'name', '?')}' has one shadow, so enzyme_width cannot "
                            "give it several adjoints", hint)
     for inst in gu.original.instructions():
         if isinstance(inst, AtomicRMW) and gu.activity.is_active_instruction(inst):

@@ -16,7 +16,7 @@ Outs3 __enzyme_autodiff_outs(void *, ...);
 typedef struct { double da, db; } Outs1;
 Outs1 __enzyme_autodiff_one(void *, ...);
 typedef struct { float d[2]; } Float2;
-Float2 __enzyme_autodiff_float(void *, ...);
+Float2 __enzyme_autodiff_float(void *, int, int, float);  /* no promotion of the float */
 
 __attribute__((noinline)) double helper(double a, const double *v, int n) {
     double s = 0;
