@@ -41,8 +41,6 @@ CASES = {
     "errest_width": Case(DIAG / "errest_width.c", ("enzyme_width",)),
     "vector_reverse_custom": Case(DIAG / "vector_reverse_custom.c", ("enzyme_width", "user derivative", "cube")),
     "vector_reverse_split": Case(DIAG / "vector_reverse_split.c", ("enzyme_width", "__enzyme_autodiff")),
-    "vector_reverse_pointer_return": Case(DIAG / "vector_reverse_pointer_return.c",
-                                          ("enzyme_width", "returning a pointer")),
     "dupv_not_pointer": Case(DIAG / "dupv_not_pointer.c", ("enzyme_dupv", "not a pointer")),
     "vector_reverse_global": Case(DIAG / "vector_reverse_global.c", ("enzyme_width", "state", "one shadow")),
     "fwdsplit_tape": Case(DIAG / "fwdsplit_tape.c", ("__enzyme_fwdsplit", "tape", "__enzyme_augmentfwd")),

@@ -57,10 +57,6 @@ def callee_signature(gu: GradientUtils, call: CallBase) -> Signature:
         else:
             args.append(ArgActivity.CONST)
     shadow_return = carries_pointer(call.type) and gu.activity.has_shadow(call)
-    if shadow_return and gu.width > 1:
-        raise gu.error(call, "reverse mode with enzyme_width does not differentiate a call returning a pointer "
-                       "into active memory yet", "return the pointer through an argument, or let the call be "
-                       "inlined (static inline)")
     shadowed = {i for i, a in enumerate(args) if a is ArgActivity.DUP}
     return Signature(tuple(args), gu.has_adjoint(call) or shadow_return, stable_args(gu, call), width=gu.width,
                      parallel=gu.parallel, distinct=gu.memory.distinct_pairs(list(call.args)),
@@ -186,8 +182,8 @@ def _finish_forward(gu: GradientUtils, call: CallBase, result: Value, rec: CallR
     else:
         rec.tape = b.extract_value(result, 0, f"{label}.tape")
         primal = b.extract_value(result, 1, label if call.name is None else "")
-        if len(result.type.elements) == 3:  # type: ignore[attr-defined]
-            gu.shadows[call] = b.extract_value(result, 2, f"{label}'")
+        for k in range(2, len(result.type.elements)):  # type: ignore[attr-defined]
+            gu.lane_maps[k - 2][0][call] = b.extract_value(result, k, f"{label}'")  # lane k - 2's shadow
         nc.replace_all_uses_with(primal)
         result = primal
     gu.value_map[call] = result

@@ -65,9 +65,9 @@ class Derivative:
     activity: Activity
     out_types: list[Type]
     caches: int = 0
-    returns: list[tuple[BasicBlock, Value | None, Value | None]] = field(default_factory=list)
+    returns: list[tuple[BasicBlock, Value | None, list[Value]]] = field(default_factory=list)
     """Split mode: each forward block that ended in a `ret`, with the returned value
-    and, for an active pointer return, its shadow."""
+    and, for an active pointer return, its shadow in each lane."""
     cache_allocations: list[CacheAllocation] = field(default_factory=list)
     """What `--enzc-print-cache` reports (`cache_report`)."""
 
@@ -141,7 +141,7 @@ class _Reverse:
         """Split mode: the seed of the return adjoint of each lane (parameters, not 1.0)."""
         self.undo = undo if undo is not None else UndoLog()
         """Once-executed stores to write back at their reverse and to replay at the end."""
-        self.returns: list[tuple[BasicBlock, Value | None, Value | None]] = []
+        self.returns: list[tuple[BasicBlock, Value | None, list[Value]]] = []
         self.rev: dict[BasicBlock, BasicBlock] = {}
         self.live = _reaches_return(gu.original)
         self.primal_slot: Value | None = None
@@ -173,9 +173,9 @@ class _Reverse:
         b = gu.b
         b.position_before(ret)
         if gu.split:
-            shadow = gu.shadow(value) if self.sig.active_return and value is not None \
-                and carries_pointer(value.type) else None
-            self.returns.append((ret.parent, ret.value, shadow))  # type: ignore[arg-type]
+            shadows = [gu.shadow(value) for _ in each_lane(gu)] if self.sig.active_return and value is not None \
+                and carries_pointer(value.type) else []
+            self.returns.append((ret.parent, ret.value, shadows))  # type: ignore[arg-type]
             seed_block = new_block(gu.new, f"seed.{gu.label(block)}")
             b.br(seed_block)
             ret.erase()

@@ -65,14 +65,13 @@ def lane_shadows(gu: GradientUtils, v: Value) -> list[Value]:
 _NOT_PER_LANE = {
     CallKind.CUSTOM: ("a call of a function with a user derivative", "its registered gradient takes one "
                       "shadow and one adjoint"),
-    CallKind.BLAS: ("a BLAS call", "its derivative rules take one adjoint per array"),
 }
 
 
 def reject_vector_reverse(gu: GradientUtils) -> None:
     """Stop, at the first instruction that needs it, what vector reverse mode does not
-    differentiate: user gradients, BLAS, OpenMP, MPI, atomics, and globals with a
-    shadow of their own (one shadow, not N)."""
+    differentiate: user gradients, OpenMP, MPI, atomics, and globals with a shadow of
+    their own (one shadow, not N). (BLAS rules run once per lane, `blas_reverse`.)"""
     hint = "call __enzyme_autodiff once per direction instead of enzyme_width"
     for v in gu.activity.shadowed:
         if isinstance(v, Constant):

@@ -2,7 +2,7 @@
 and what the derivative of a caller records about a call to one.
 
     diffe_f(args, `width` shadows after each dup one)     -> the out adjoints (`width` each)
-    augmented_f(the same)                                  -> tape / {tape, r} / {tape, r, r'}
+    augmented_f(the same)                                  -> tape / {tape, r} / {tape, r, r' (one per lane)}
     reverse_f(the same, [`width` d_r], tape)               -> the out adjoints (`width` each)
     fwddiffe_f(args, `width` tangents after each dup one)  -> r / {r, tangent(s)}
     fwderror_f(args, an error after each dup one)          -> r / {r, error}
@@ -108,13 +108,14 @@ def gradient_type(fn: Function, sig: Signature, split: bool = False) -> Function
 
 
 def augmented_type(fn: Function, sig: Signature) -> FunctionType:
-    """`augmented_<fn>`: returns the tape, `{tape, result}`, or `{tape, result, shadow}`."""
+    """`augmented_<fn>`: returns the tape, `{tape, result}`, or `{tape, result, shadow}`
+    (`{tape, result, shadow, ...}`: one shadow per lane)."""
     params = gradient_type(fn, sig).params
     ret = fn.function_type.ret
     if ret == VOID:
         return FunctionType(PTR, params)
-    if sig.active_return and carries_pointer(ret):
-        return FunctionType(StructType((PTR, ret, ret)), params)  # {tape, result, shadow of result}
+    if sig.active_return and carries_pointer(ret):  # {tape, result, shadow of result in each lane}
+        return FunctionType(StructType((PTR, ret, *[ret] * sig.width)), params)
     return FunctionType(StructType((PTR, ret)), params)
 
 
