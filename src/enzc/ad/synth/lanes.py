@@ -62,12 +62,6 @@ def lane_shadows(gu: GradientUtils, v: Value) -> list[Value]:
     return [gu.shadow(v) for _ in each_lane(gu)]
 
 
-_NOT_PER_LANE = {
-    CallKind.CUSTOM: ("a call of a function with a user derivative", "its registered gradient takes one "
-                      "shadow and one adjoint"),
-}
-
-
 def reject_vector_reverse(gu: GradientUtils) -> None:
     """Stop, at the first instruction that needs it, what vector reverse mode does not
     differentiate: user gradients, OpenMP, MPI, atomics, and globals with a shadow of
@@ -88,7 +82,7 @@ def reject_vector_reverse(gu: GradientUtils) -> None:
                            "transfers yet", hint)
         if not gu.activity.is_active_instruction(inst):
             continue
-        what = _NOT_PER_LANE.get(classify(inst, has_rule))
-        if what is not None:
-            raise gu.error(inst, f"reverse mode with enzyme_width does not differentiate {what[0]} "
-                           f"('{callee_name(inst) or '?'}') yet ({what[1]})", hint)
+        if classify(inst, has_rule) is CallKind.CUSTOM:
+            raise gu.error(inst, "reverse mode with enzyme_width does not differentiate a call of a function with "
+                           f"a user derivative ('{callee_name(inst) or '?'}') yet (its registered gradient takes "
+                           "one shadow and one adjoint)", hint)
