@@ -12,7 +12,11 @@
  *                             forward mode reads the tangent from dx (a float's by value)
  *   enzyme_dupnoneed  x, dx   like dup, the primal result through x is not needed
  *   enzyme_out        x       active scalar; its derivative is returned
- *   enzyme_width, N           (first) forward mode with N tangents per argument
+ *   enzyme_width, N           (first) N directions at once: forward mode N tangents
+ *                             per argument and N results; reverse mode N shadows per
+ *                             pointer, every lane's result seeded with 1.0, and N
+ *                             adjoints per enzyme_out argument ({double dx[N]; ...})
+ *   enzyme_dupv, s, x, dx     with enzyme_width: one shadow buffer, lane k at dx + k*s bytes
  *   enzyme_primal_return      (first) also return f's result: reverse mode before
  *                             the derivatives, forward mode as {result, tangent}
  *   enzyme_runtime_activity   (anywhere) runtime activity: a shadow equal to its primal
@@ -36,7 +40,7 @@ extern "C" {
 
 /* Argument markers: only their addresses/values are used, never their definitions. */
 extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out, enzyme_width,
-    enzyme_dupv, enzyme_allocated, enzyme_tape, enzyme_nofree, enzyme_primal_return, enzyme_nocache,
+    enzyme_dupv, enzyme_dupnoneedv, enzyme_allocated, enzyme_tape, enzyme_nofree, enzyme_primal_return, enzyme_nocache,
     enzyme_vector, enzyme_scalar, enzyme_buffer, enzyme_runtime_activity;
 /* __enzyme_batch (f for enzyme_width lanes; declare it with the result type you need,
  * e.g. `Four __enzyme_batch(void *, ...)`), __enzyme_iter(n, k) (a loop bound that

@@ -233,7 +233,7 @@ def test_cxx_sources_through_enzcc_link_libstdcxx(tmp_path: Path,
 def test_enzyme_header_is_found_and_declares_the_interface(tmp_path: Path,
                                                            tmpdir_env: dict[str, str]) -> None:
     markers = ("int *markers[] = {&enzyme_dup, &enzyme_dupnoneed, &enzyme_const, &enzyme_out,"
-               " &enzyme_width, &enzyme_dupv, &enzyme_allocated, &enzyme_tape, &enzyme_nofree,"
+               " &enzyme_width, &enzyme_dupv, &enzyme_dupnoneedv, &enzyme_allocated, &enzyme_tape, &enzyme_nofree,"
                " &enzyme_vector, &enzyme_scalar, &enzyme_buffer};\n"
                "double f(double x) { return x * x; }\n")
     (tmp_path / "h.c").write_text(

@@ -33,7 +33,9 @@ from enzc.ir.values import ConstantExpr, ConstantInt, MetadataOperand, Value
 from enzc.ad.analysis.activity import ArgActivity, carries_float
 from enzc.ad.analysis.memory_facts import distinct_pairs, objects_may_alias
 from enzc.ad.diagnostics import ad_error
+from enzc.ad.entry_results import coerce, layout_offsets, store_struct
 from enzc.ad.fwdsplit import check_fwdsplit
+from enzc.ad.strided import STRIDED_MARKERS, stride_problem, strided_shadows
 from enzc.ad.synth.derivatives import DerivativeCache
 from enzc.ad.synth.signature import Signature, out_types
 from enzc.ad.typeanalysis.offsets import parse_type_prefix
@@ -77,6 +79,8 @@ def entry_kind(fn: Function | None) -> EntryKind | None:
 MARKERS: dict[str, ArgActivity] = {
     "enzyme_dup": ArgActivity.DUP,
     "enzyme_dupnoneed": ArgActivity.DUPNONEED,
+    "enzyme_dupv": ArgActivity.DUP,
+    "enzyme_dupnoneedv": ArgActivity.DUPNONEED,
     "enzyme_const": ArgActivity.CONST,
     "enzyme_out": ArgActivity.OUT,
 }
@@ -99,12 +103,16 @@ TAPE_MARKERS = ("enzyme_allocated", "enzyme_tape")
 (the tape lives in the caller's buffer)."""
 
 WIDTH = "enzyme_width"
-"""Forward mode, before the arguments: `enzyme_width, N` — N tangents per argument."""
+"""Before the arguments: `enzyme_width, N` — N tangents (forward mode) or adjoints
+(reverse mode) per argument."""
+
+WIDTH_KINDS = (EntryKind.FORWARD, EntryKind.FWDSPLIT, EntryKind.REVERSE)
+"""The entry points that take `enzyme_width` (split reverse mode does not yet)."""
 
 BATCH_MARKERS = ("enzyme_vector", "enzyme_buffer")
 """`__enzyme_batch` only (with `enzyme_scalar`): one value per lane, a buffer with a lane stride."""
 
-UNSUPPORTED_MARKERS = ("enzyme_dupv", "enzyme_shadow_return", "enzyme_noneed", "enzyme_scalar",
+UNSUPPORTED_MARKERS = ("enzyme_shadow_return", "enzyme_noneed", "enzyme_scalar",
                        "enzyme_nofree", "enzyme_const_return", "enzyme_active_return", "enzyme_dup_return",
                        "enzyme_noret")
 
@@ -183,10 +191,10 @@ class CallSiteLowering:
                 return_primal, pos = True, pos + 1
                 continue
             count = args[pos + 1] if pos + 1 < len(args) else None
-            if kind not in (EntryKind.FORWARD, EntryKind.FWDSPLIT) or not isinstance(count, ConstantInt) or \
-                    count.value < 1:
-                raise self._error(call, caller, "enzyme_width takes a constant number of tangents, in forward mode "
-                                  "(__enzyme_fwddiff)", "write __enzyme_fwddiff((void *)f, enzyme_width, 2, x, dx1, dx2)")
+            if kind not in WIDTH_KINDS or not isinstance(count, ConstantInt) or count.value < 1:
+                raise self._error(call, caller, "enzyme_width takes a constant number of directions, in forward mode "
+                                  "(__enzyme_fwddiff) or combined reverse mode (__enzyme_autodiff)",
+                                  "write __enzyme_fwddiff((void *)f, enzyme_width, 2, x, dx1, dx2)")
             width, pos = count.value, pos + 2
         params = list(enumerate(fn.function_type.params))
         if _sret_type(fn, self.module) is not None:
@@ -206,14 +214,27 @@ class CallSiteLowering:
                 raise self._error(call, caller, f"the class of parameter {i + 1} of '{fn.name}' is chosen at run "
                                   f"time (between {', '.join(chosen)}): a marker must be a constant",
                                   "write the marker in the call itself: one entry-point call per case")
+            stride = None
             if marker is not None:
                 pos += 1
+                if self._marker_name(args[pos - 1]) in STRIDED_MARKERS:
+                    problem = stride_problem(args[pos] if pos < len(args) else None, ptype, self._marker_name)
+                    if problem is not None:
+                        raise self._error(call, caller, f"parameter {i + 1} of '{fn.name}': {problem[0]}", problem[1])
+                    stride, pos = args[pos], pos + 1
                 if pos >= len(args):
                     raise self._error(call, caller, f"marker without an argument for parameter {i + 1} of '{fn.name}'")
             cls = marker if marker is not None else _default_class(ptype, forward)
             self._check_class(call, caller, fn, i, cls, ptype, forward)
             values.append(self._convert(args[pos], ptype, call, caller, fn, i))
             pos += 1
+            if stride is not None:  # one shadow: lane k's at k * stride bytes from it
+                if pos >= len(args):
+                    raise self._error(call, caller, f"missing shadow for parameter {i + 1} of '{fn.name}'")
+                values.extend(strided_shadows(call, args[pos], stride, width))
+                pos += 1
+                classes.append(cls)
+                continue
             for _ in range(width if cls.has_shadow else 0):
                 if pos >= len(args):
                     raise self._error(call, caller, f"missing shadow for parameter {i + 1} of '{fn.name}'",
@@ -347,7 +368,7 @@ class CallSiteLowering:
                 result = self._emit_call(b, call, caller, split.reverse, args)
                 outs = out_types(entry.function, entry.signature)
         if entry.sret is None and call.uses and len(outs) > 1 and call.type.is_first_class:
-            layout, offsets = self.derivatives.layout, self._layout_offsets(outs)
+            layout, offsets = self.derivatives.layout, layout_offsets(self.derivatives.layout, outs)
             if layout.alloc_size_of(call.type) < offsets[-1] + layout.alloc_size_of(outs[-1]):
                 names = ", ".join(str(t) for t in outs)
                 raise self._error(call, caller, f"the entry point is declared to return {call.type}, but its "
@@ -382,9 +403,9 @@ class CallSiteLowering:
     def _deliver(self, b: IRBuilder, call: CallBase, outs: list[Type], result: Value, sret: Value | None) -> None:
         """Hand `result` (the values `outs`) to the entry call's users, then remove it."""
         if sret is not None:
-            self._store_struct(b, outs, result, sret)
+            store_struct(b, self.derivatives.layout, outs, result, sret)
         elif call.type.is_first_class and call.uses:
-            call.replace_all_uses_with(self._coerce(b, outs, result, call.type))
+            call.replace_all_uses_with(coerce(b, self.derivatives.layout, outs, result, call.type))
         if isinstance(call, Invoke):
             b.br(call.normal_dest)
         call.erase()
@@ -534,37 +555,6 @@ class CallSiteLowering:
             case _:
                 return []
         return sorted({name for c in candidates if (name := self._marker_name(c)) in MARKERS})
-
-    def _layout_offsets(self, outs: list[Type]) -> list[int]:
-        layout = self.derivatives.layout
-        offsets, pos = [], 0
-        for t in outs:
-            align = layout.abi_align(t)
-            pos = (pos + align - 1) // align * align
-            offsets.append(pos)
-            pos += layout.alloc_size_of(t)
-        return offsets
-
-    def _store_struct(self, b: IRBuilder, outs: list[Type], result: Value, dest: Value) -> None:
-        for k, (t, off) in enumerate(zip(outs, self._layout_offsets(outs))):
-            v = result if len(outs) == 1 else b.extract_value(result, k, "out")
-            addr = b.gep(I8, dest, [off], "out.addr", inbounds=True) if off else dest
-            b.store(v, addr)
-
-    def _coerce(self, b: IRBuilder, outs: list[Type], result: Value, want: Type) -> Value:
-        if not outs:
-            return b.const_zero(want)
-        if len(outs) == 1 and outs[0] == want:
-            return result
-        if len(outs) == 1 and isinstance(want, FloatType) and isinstance(outs[0], FloatType):
-            return b.fpext(result, want, "grad") if want.bits > outs[0].bits else b.fptrunc(result, want, "grad")
-        layout = self.derivatives.layout
-        size = max(layout.alloc_size_of(want), sum(layout.alloc_size_of(t) for t in outs) + 16)
-        with b.goto_entry_allocas():
-            slot = b.alloca(ArrayType(size, I8), name="grad.slot", align=16)
-        b.store(b.const_zero(ArrayType(size, I8)), slot)
-        self._store_struct(b, outs, result, slot)
-        return b.load(want, slot, "grad.ret")
 
     def remove_markers(self) -> None:
         """Delete marker loads that lost their uses, then unused marker globals."""

@@ -56,6 +56,10 @@ class GradientState(Protocol):
     """Enzyme's runtime activity: a shadow equal to its primal is inactive (`synth.runtime_activity`)."""
     runtime_scratch: dict[Type, Value]
     """Runtime activity: per type, the slot writes through inactive shadows go to."""
+    width: int
+    """Lanes of the derivative (`enzyme_width`); shadows and adjoints are the current one's."""
+    lane: int
+    """The current lane (0 ... width - 1): rule code run once per lane frees shared things in the last."""
 
     @property
     def memory(self) -> MemoryFacts:

@@ -13,7 +13,8 @@ the call:
 Only what the items that will run read counts: a constant alpha needs no copy of
 an overwritten y, a constant B no copy of A.
 
-Reverse pass (`reverse_blas_call`): the rule's items, then the caches are freed.
+Reverse pass (`reverse_blas_call`): the rule's items, then the caches are freed
+(with `enzyme_width`, the items run once per lane and the last lane frees).
 The cache pointers and loaded scalars are ordinary forward values, so a call in a
 loop keeps one set per iteration through the engine's caches, and split mode
 carries them in the tape.
@@ -258,6 +259,8 @@ def reverse_blas_call(gu: GradientState, call: CallBase) -> None:
     if gu.runtime_activity and gu.has_adjoint(call):
         env.result_adjoint()  # taken before any run-time check branches (items share it)
     Evaluator(env).run(rule.reverse_items)
+    if gu.lane != gu.width - 1:
+        return  # enzyme_width: every lane reads the caches, the last frees them
     free = declare(gu.module, "free")
     for cache in tape.caches.values():
         gu.b.call(free, [gu.lookup(cache.ptr)])

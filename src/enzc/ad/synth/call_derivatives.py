@@ -30,6 +30,7 @@ from enzc.ad.analysis.memory_facts import underlying_object
 from enzc.ad.memory.fnptr import PAIR, reachable_definitions, shadow_of_pointer
 from enzc.ad.rules.table import has_rule
 from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.lanes import each_lane, lane_shadows
 from enzc.ad.synth.signature import CallRecord, Signature, augmented_type, reverse_type
 
 HINT = ("let the optimizer inline it (static inline / always_inline), provide a custom derivative "
@@ -57,7 +58,7 @@ def callee_signature(gu: GradientUtils, call: CallBase) -> Signature:
             args.append(ArgActivity.CONST)
     shadow_return = carries_pointer(call.type) and gu.activity.has_shadow(call)
     shadowed = {i for i, a in enumerate(args) if a is ArgActivity.DUP}
-    return Signature(tuple(args), gu.has_adjoint(call) or shadow_return, stable_args(gu, call),
+    return Signature(tuple(args), gu.has_adjoint(call) or shadow_return, stable_args(gu, call), width=gu.width,
                      parallel=gu.parallel, distinct=gu.memory.distinct_pairs(list(call.args)),
                      runtime_activity=gu.runtime_activity,
                      distinct_shadows=distinct_shadow_pairs(list(call.args), shadowed, gu.distinct_shadow_args))
@@ -163,7 +164,7 @@ def _forward_args(gu: GradientUtils, call: CallBase, sig: Signature) -> list[Val
     for a, cls in zip(call.args, sig.args):
         args.append(gu.new_value(a))
         if cls.has_shadow:
-            args.append(gu.shadow(a))
+            args.extend(lane_shadows(gu, a))
     return args
 
 
@@ -181,8 +182,8 @@ def _finish_forward(gu: GradientUtils, call: CallBase, result: Value, rec: CallR
     else:
         rec.tape = b.extract_value(result, 0, f"{label}.tape")
         primal = b.extract_value(result, 1, label if call.name is None else "")
-        if len(result.type.elements) == 3:  # type: ignore[attr-defined]
-            gu.shadows[call] = b.extract_value(result, 2, f"{label}'")
+        for k in range(2, len(result.type.elements)):  # type: ignore[attr-defined]
+            gu.lane_maps[k - 2][0][call] = b.extract_value(result, k, f"{label}'")  # lane k - 2's shadow
         nc.replace_all_uses_with(primal)
         result = primal
     gu.value_map[call] = result
@@ -203,18 +204,16 @@ def reverse_call(gu: GradientUtils, call: CallBase) -> bool:
     for a, cls in zip(call.args, sig.args):
         args.append(gu.lookup(gu.new_value(a)))
         if cls.has_shadow:
-            args.append(gu.lookup(gu.shadow(a)))
+            args.extend(gu.lookup(s) for s in lane_shadows(gu, a))
     if sig.active_return and not carries_pointer(call.type):
-        args.append(gu.take_adjoint(call))
+        args.extend(gu.take_adjoint(call) for _ in each_lane(gu))
     args.append(gu.lookup(rec.tape))
     callee = rec.reverse
     if not isinstance(callee, Function):
         callee = b.load(PTR, b.gep(PAIR, gu.lookup(callee), [0, 1], "fn.rev.addr"), "fn.rev")
     res = b.call(callee, args, "" if rec.reverse_type.ret == VOID else "d.call", fn_type=rec.reverse_type)
     outs = [a for a, cls in zip(call.args, sig.args) if cls is ArgActivity.OUT]
-    if len(outs) == 1:
-        gu.add_adjoint(outs[0], res)
-    else:
-        for k, a in enumerate(outs):
-            gu.add_adjoint(a, b.extract_value(res, k, "d.arg"))
+    for j, a in enumerate(outs):  # lane k of out argument j: result j * width + k
+        for k in each_lane(gu):
+            gu.add_adjoint(a, res if len(outs) * gu.width == 1 else b.extract_value(res, j * gu.width + k, "d.arg"))
     return True

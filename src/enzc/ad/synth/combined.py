@@ -40,10 +40,11 @@ from enzc.ad.rules.custom import forward_custom_calls
 from enzc.ad.synth.alias_scopes import argument_facts
 from enzc.ad.synth.cache import CacheManager
 from enzc.ad.synth.cache_report import CacheAllocation
-from enzc.ad.synth.call_derivatives import forward_call
+from enzc.ad.synth.call_derivatives import forward_call, reverse_call
 from enzc.ad.synth.derived import start_derived
 from enzc.ad.synth.dynamic_stack import free_dynamic_stack
 from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.lanes import each_lane, enter_lane, reject_vector_reverse, start_lanes
 from enzc.ad.synth.mpi_calls import is_mpi, prepare_mpi
 from enzc.ad.synth.parallel_adjoints import check_atomic_forward, flush_private_adjoints, record_run_end
 from enzc.ad.synth.parallel_region import lower_fork
@@ -64,9 +65,9 @@ class Derivative:
     activity: Activity
     out_types: list[Type]
     caches: int = 0
-    returns: list[tuple[BasicBlock, Value | None, Value | None]] = field(default_factory=list)
+    returns: list[tuple[BasicBlock, Value | None, list[Value]]] = field(default_factory=list)
     """Split mode: each forward block that ended in a `ret`, with the returned value
-    and, for an active pointer return, its shadow."""
+    and, for an active pointer return, its shadow in each lane."""
     cache_allocations: list[CacheAllocation] = field(default_factory=list)
     """What `--enzc-print-cache` reports (`cache_report`)."""
 
@@ -82,7 +83,8 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     g.linkage.words = ["internal"]
     g.header_suffix = [w for w in fn.header_suffix if w.startswith("personality")]  # landing pads need it
     types = derivatives.types if derivatives is not None else TypeAnalysis(module, layout)
-    gu, _ = start_derived(module, layout, fn, sig.args, sig.active_return, g, types=types)
+    gu, extra = start_derived(module, layout, fn, sig.args, sig.active_return, g, width=sig.width, types=types)
+    start_lanes(gu, [{a: s[k] for a, s in extra.items()} for k in range(sig.width)])
     original = gu.original
     gu.derivatives = derivatives
     gu.split = split
@@ -95,6 +97,8 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     cache = CacheManager(gu)
     planner = Planner(gu, cache)
     gu.cache, gu.planner = cache, planner
+    if sig.width > 1:
+        reject_vector_reverse(gu)
     gu.setup_loops()
     forward_custom_calls(gu)
     if gu.parallel:
@@ -102,7 +106,8 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     forward_blas_calls(gu)
     for inst in original.instructions():
         if isinstance(inst, Store):
-            check_store_forward(gu, inst)
+            for _ in each_lane(gu):
+                check_store_forward(gu, inst)
         elif isinstance(inst, AtomicRMW):
             check_atomic_forward(gu, inst)
         elif isinstance(inst, CallBase) and is_fork(inst):
@@ -110,12 +115,14 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
         elif isinstance(inst, CallBase) and is_mpi(inst):
             prepare_mpi(gu, inst)  # the original call stays; its reverse is `mpi_calls.reverse_mpi`
         elif isinstance(inst, CallBase):
-            forward_call(gu, inst)
-            copy_pointer_shadows(gu, inst)
+            forward_call(gu, inst)  # one augmented call for every lane
+            for _ in each_lane(gu):
+                copy_pointer_shadows(gu, inst)
     undo = save_old_values(gu)
-    d_return = g.args[-1] if len(g.args) > len(fn.args) + sum(a.has_shadow for a in sig.args) else None
-    if d_return is not None:
-        d_return.name = "d_return"
+    params = len(fn.args) + sig.width * sum(a.has_shadow for a in sig.args)
+    d_return = list(g.args[params:])
+    for k, d in enumerate(d_return):
+        d.name = "d_return" + (f".{k}" if k else "")
     rv = _Reverse(gu, sig, d_return, undo)
     rv.build(cache, planner)
     fuse_sincos(gu, sincos_pairs)
@@ -126,15 +133,15 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
 class _Reverse:
     """Emits the reverse blocks and the exit block of one derivative."""
 
-    def __init__(self, gu: GradientUtils, sig: Signature, d_return: Value | None = None,
+    def __init__(self, gu: GradientUtils, sig: Signature, d_return: list[Value],
                  undo: UndoLog | None = None) -> None:
         self.gu = gu
         self.sig = sig
         self.d_return = d_return
-        """Split mode: the seed of the return adjoint (a parameter, not 1.0)."""
+        """Split mode: the seed of the return adjoint of each lane (parameters, not 1.0)."""
         self.undo = undo if undo is not None else UndoLog()
         """Once-executed stores to write back at their reverse and to replay at the end."""
-        self.returns: list[tuple[BasicBlock, Value | None, Value | None]] = []
+        self.returns: list[tuple[BasicBlock, Value | None, list[Value]]] = []
         self.rev: dict[BasicBlock, BasicBlock] = {}
         self.live = _reaches_return(gu.original)
         self.primal_slot: Value | None = None
@@ -166,9 +173,9 @@ class _Reverse:
         b = gu.b
         b.position_before(ret)
         if gu.split:
-            shadow = gu.shadow(value) if self.sig.active_return and value is not None \
-                and carries_pointer(value.type) else None
-            self.returns.append((ret.parent, ret.value, shadow))  # type: ignore[arg-type]
+            shadows = [gu.shadow(value) for _ in each_lane(gu)] if self.sig.active_return and value is not None \
+                and carries_pointer(value.type) else []
+            self.returns.append((ret.parent, ret.value, shadows))  # type: ignore[arg-type]
             seed_block = new_block(gu.new, f"seed.{gu.label(block)}")
             b.br(seed_block)
             ret.erase()
@@ -176,11 +183,12 @@ class _Reverse:
         if self.sig.return_primal and value is not None:
             b.store(gu.new_value(value), self._primal_slot(value.type))
         if self.sig.active_return and value is not None and gu.has_adjoint(value):
-            if self.d_return is None and not isinstance(value.type, FloatType):
+            if not self.d_return and not isinstance(value.type, FloatType):
                 raise gu.error(block.terminator, f"cannot seed a return value of type {value.type}",  # type: ignore[arg-type]
                                "return a double or float, or write results through an enzyme_dup pointer")
-            seed = self.d_return if self.d_return is not None else const_fp(value.type, 1.0)  # type: ignore[arg-type]
-            gu.accumulate(gu.adjoint_slot(value), value.type, seed)
+            for k in each_lane(gu):  # every lane's seed is 1.0, as Enzyme's
+                seed = self.d_return[k] if self.d_return else const_fp(value.type, 1.0)  # type: ignore[arg-type]
+                gu.accumulate(gu.adjoint_slot(value), value.type, seed)
         b.br(self.rev[block])
         if not gu.split:
             ret.erase()
@@ -200,17 +208,21 @@ class _Reverse:
         for inst in reversed(block.instructions):
             if isinstance(inst, Phi) or isinstance(inst, (Br, Switch, Ret, Unreachable)):
                 continue
-            if act.is_active_instruction(inst):
-                reverse_instruction(gu, inst)
+            if act.is_active_instruction(inst) and inst in gu.call_records:
+                reverse_call(gu, inst)  # type: ignore[arg-type]  # one reverse call for every lane
+            elif act.is_active_instruction(inst):
+                for _ in each_lane(gu):
+                    reverse_instruction(gu, inst)
             elif isinstance(inst, CallBase) and is_sync(inst):
                 reverse_sync(gu, inst)
             if isinstance(inst, Store):
                 restore_old_value(gu, self.undo, inst)
-        phi_adjoints = [(phi, gu.take_adjoint(phi)) for phi in block.phis if gu.has_adjoint(phi)]
+        phi_adjoints = [(phi, k, gu.take_adjoint(phi)) for k in each_lane(gu)
+                        for phi in block.phis if gu.has_adjoint(phi)]
         self._dispatch(block, phi_adjoints)
         gu.leave_context(saved)
 
-    def _dispatch(self, block: BasicBlock, phi_adjoints: list[tuple[Phi, Value]]) -> None:
+    def _dispatch(self, block: BasicBlock, phi_adjoints: list[tuple[Phi, int, Value]]) -> None:
         gu = self.gu
         b = gu.b
         preds = [p for p in block.predecessors if p in self.live]
@@ -267,14 +279,16 @@ class _Reverse:
             return None
         return term.condition, pt, pf
 
-    def _edge(self, block: BasicBlock, pred: BasicBlock, phi_adjoints: list[tuple[Phi, Value]]) -> BasicBlock:
+    def _edge(self, block: BasicBlock, pred: BasicBlock, phi_adjoints: list[tuple[Phi, int, Value]]) -> BasicBlock:
         """Edge block on the reverse edge block -> pred (see the module docstring)."""
         gu = self.gu
         eb = new_block(gu.new, f"rev.{gu.label(block)}.from.{gu.label(pred)}")
         eb.append(Br(self.rev[pred]))
         saved = gu.enter_context(eb, block)
-        for phi, d in phi_adjoints:
+        for phi, k, d in phi_adjoints:
+            enter_lane(gu, k)
             gu.add_adjoint(phi.incoming_value_for(pred), d)
+        enter_lane(gu, 0)
         loop = gu.loops.loop_for(block)
         if loop is not None and loop.header is block:
             if loop.contains(pred):
@@ -316,7 +330,7 @@ class _Reverse:
             values.append(b.load(self.primal_slot.allocated_type, self.primal_slot, "primal"))  # type: ignore[attr-defined]
         for a, cls in zip(gu.original.args, self.sig.args):
             if cls is ArgActivity.OUT:
-                values.append(gu.take_adjoint(a) if gu.has_adjoint(a) else b.const_zero(a.type))
+                values.extend(gu.take_adjoint(a) if gu.has_adjoint(a) else b.const_zero(a.type) for _ in each_lane(gu))
         ret_type = gu.new.function_type.ret
         if ret_type == VOID:
             b.ret_void()

@@ -49,6 +49,7 @@ from enzc.ad.synth.forward_arith import ARITHMETIC_TANGENTS
 from enzc.ad.synth.forward_blas import forward_blas
 from enzc.ad.synth.forward_error import ARITHMETIC, arithmetic_error, reject_in_error_mode, rule_call_error
 from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.lanes import enter_lane, start_lanes
 from enzc.ad.synth.mpi_calls import check_mpi, forward_mpi, is_mpi
 from enzc.ad.synth.mpi_requests import is_wait
 from enzc.ad.synth.noneed_writes import drop_primal_writes
@@ -99,8 +100,9 @@ def build_forward(derivatives: Derivatives, fn: Function, fd: ForwardDerivative)
     if width > 1 and any(isinstance(v, Constant) for v in gu.activity.shadowed):
         raise gu.error(None, "a global with a shadow (!enzyme_shadow) cannot take several tangents at once",
                        "call __enzyme_fwddiff once per direction instead of enzyme_width")
-    lanes = [_Lane({a: ts[k] for a, ts in extra.items() if not isinstance(a.type, PointerType)},
-                   {**gu.shadows, **{a: ts[k] for a, ts in extra.items() if isinstance(a.type, PointerType)}})
+    start_lanes(gu, [{a: ts[k] for a, ts in extra.items() if isinstance(a.type, PointerType)}
+                     for k in range(width)])
+    lanes = [_Lane({a: ts[k] for a, ts in extra.items() if not isinstance(a.type, PointerType)})
              for k in range(width)]
     noneed = write_only_params(gu.original, [i for i, c in enumerate(fd.signature.args)
                                              if c == ArgActivity.DUPNONEED])
@@ -110,10 +112,10 @@ def build_forward(derivatives: Derivatives, fn: Function, fd: ForwardDerivative)
 
 @dataclass
 class _Lane:
-    """One direction of (vector) forward mode: its tangents and its shadows."""
+    """One direction of (vector) forward mode: its tangents (its shadows are
+    GradientUtils' lane `k`, `lanes.py`)."""
 
     t: dict[Value, Value]
-    shadows: dict[Value, Value]
     phis: list[tuple[Phi, Phi]] = field(default_factory=list)
 
 
@@ -141,9 +143,8 @@ class _Tangents:
 
     def enter_lane(self, k: int) -> None:
         """Make lane `k` current: its tangents, and its shadows for GradientUtils."""
-        self.lanes[self.lane].shadows = self.gu.shadows
         self.lane = k
-        self.gu.shadows = self.lanes[k].shadows
+        enter_lane(self.gu, k)
 
     # -- values ------------------------------------------------------------------------------
     def tangent(self, v: Value) -> Value:
@@ -501,7 +502,7 @@ class _Tangents:
                 index = [1] if len(self.lanes) == 1 else [1, k]
                 derivative = b.extract_value(result, index, f"d.{label}")
                 if carries_pointer(call.type):
-                    (gu.shadows if k == self.lane else lane.shadows)[call] = derivative
+                    gu.lane_maps[k][0][call] = derivative
                 else:
                     lane.t[call] = derivative
         if nc.uses:

@@ -33,7 +33,7 @@ from enzc.ir.libc import declare
 from enzc.ir.loops import Loop, LoopInfo
 from enzc.ir.module import BasicBlock, Function, GlobalVariable, Module
 from enzc.ir.transforms import clone_instruction
-from enzc.ir.types import I8, I32, I64, FloatType, IntType, Type, has_packed_struct
+from enzc.ir.types import I1, I8, I32, I64, FloatType, IntType, Type, has_packed_struct
 from enzc.ir.values import Argument, Constant, ConstantInt, GlobalValue, Value
 
 from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, float_leaves, slot_numbers
@@ -112,6 +112,7 @@ class GradientUtils:
         """The original block whose reverse is being emitted (defines the loop context)."""
         self.adjoint_slots: dict[Value, Alloca] = {}
         self.shadows: dict[Value, Value] = {}
+        self.width, self.lane, self.lane_maps = 1, 0, [(self.shadows, self.adjoint_slots)]  # see lanes.py
         self.spills: dict[Value, Alloca] = {}
         self.memo: dict[tuple[Value, BasicBlock], Value] = {}
         self.loop_states: dict[Loop, LoopState] = {}
@@ -141,11 +142,11 @@ class GradientUtils:
         self.stable_args: frozenset[int] = frozenset()
         """Split mode: argument indices whose memory stays unchanged until the reverse."""
         self.parallel = False
+        """Run by every thread of an OpenMP team (`Signature.parallel`)."""
         self.runtime_activity = False
         """Enzyme's runtime activity (`Signature.runtime_activity`, `runtime_activity`)."""
         self.runtime_scratch: dict[Type, Value] = {}
         """Runtime activity: per type, the slot writes through inactive shadows go to."""
-        """Run by every thread of an OpenMP team (`Signature.parallel`)."""
         self.private_adjoints: dict[tuple[Value, Type], Alloca] = {}
         """Parallel reverse: thread-private sums of the adjoints of loads from one
         invariant shared address, flushed once at the exit (`parallel_adjoints`)."""
@@ -299,7 +300,7 @@ class GradientUtils:
         if slot is None:
             b = IRBuilder(self.new.entry)
             with b.goto_entry_allocas():
-                slot = b.alloca(v.type, name="d." + self.label(v))  # type: ignore[assignment]
+                slot = b.alloca(v.type, name=f"d.{self.label(v)}{f'.{self.lane}' if self.lane else ''}")  # type: ignore[assignment]
                 b.store(adjoint_zero(v.type), slot)
             self.adjoint_slots[v] = slot  # type: ignore[assignment]
         return slot  # type: ignore[return-value]
@@ -452,8 +453,6 @@ class GradientUtils:
     def _zeroed_alloca(self, ty: Type, align: int | None, name: str, after: Instruction | None = None,
                        count: Value | None = None) -> Instruction:
         """A zero-filled alloca: in the entry block, or (`after`) right after an instruction."""
-        from enzc.ir.types import I1
-
         b = IRBuilder()
         if after is None:
             b.position_at_start(self.new.entry)

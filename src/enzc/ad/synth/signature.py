@@ -1,9 +1,9 @@
 """What a derived function is: the activity signature it is made for, its IR type,
 and what the derivative of a caller records about a call to one.
 
-    diffe_f(args, a shadow after each dup one)            -> the out adjoints
-    augmented_f(the same)                                  -> tape / {tape, r} / {tape, r, r'}
-    reverse_f(the same, [d_r], tape)                       -> the out adjoints
+    diffe_f(args, `width` shadows after each dup one)     -> the out adjoints (`width` each)
+    augmented_f(the same)                                  -> tape / {tape, r} / {tape, r, r' (one per lane)}
+    reverse_f(the same, [`width` d_r], tape)               -> the out adjoints (`width` each)
     fwddiffe_f(args, `width` tangents after each dup one)  -> r / {r, tangent(s)}
     fwderror_f(args, an error after each dup one)          -> r / {r, error}
 
@@ -46,7 +46,8 @@ class Signature:
     return_primal: bool = False
     """`enzyme_primal_return`: the derivative returns f's result before the adjoints."""
     width: int = 1
-    """Forward mode: tangents per differentiated value (`enzyme_width`)."""
+    """Tangents (forward mode) or adjoints (reverse mode) per differentiated value:
+    `enzyme_width`, the lanes of `lanes.py`."""
     parallel: bool = False
     """Run by every thread of an OpenMP team (an outlined parallel region and what
     it calls): adjoints go into shared memory atomically (`parallel_adjoints`)."""
@@ -88,30 +89,33 @@ def derived_params(fn: Function, args: tuple[ArgActivity, ...], width: int = 1) 
 
 def out_types(fn: Function, sig: Signature) -> list[Type]:
     """What the combined derivative returns: f's result when asked for, then the
-    adjoints of the `out` arguments."""
+    adjoints of the `out` arguments (with `enzyme_width` N, N of each: lane 0..N-1,
+    laid out as Enzyme's `{[N x double], ...}`)."""
     primal = [fn.function_type.ret] if sig.return_primal and fn.function_type.ret != VOID else []
-    return primal + [t for t, a in zip(fn.function_type.params, sig.args) if a is ArgActivity.OUT]
+    return primal + [t for t, a in zip(fn.function_type.params, sig.args) if a is ArgActivity.OUT
+                     for _ in range(sig.width)]
 
 
 def gradient_type(fn: Function, sig: Signature, split: bool = False) -> FunctionType:
     """Original parameters with a shadow after each dup one (and, in split mode, the
     adjoint of an active return); returns the out adjoints."""
-    params: list[Type] = derived_params(fn, sig.args)
+    params: list[Type] = derived_params(fn, sig.args, sig.width)
     if split and sig.active_return and not carries_pointer(fn.function_type.ret):
-        params.append(fn.function_type.ret)  # (an active pointer return has a shadow instead)
+        params.extend([fn.function_type.ret] * sig.width)  # (an active pointer return has a shadow instead)
     outs = out_types(fn, sig)
     ret: Type = VOID if not outs else outs[0] if len(outs) == 1 else StructType(tuple(outs))
     return FunctionType(ret, tuple(params))
 
 
 def augmented_type(fn: Function, sig: Signature) -> FunctionType:
-    """`augmented_<fn>`: returns the tape, `{tape, result}`, or `{tape, result, shadow}`."""
+    """`augmented_<fn>`: returns the tape, `{tape, result}`, or `{tape, result, shadow}`
+    (`{tape, result, shadow, ...}`: one shadow per lane)."""
     params = gradient_type(fn, sig).params
     ret = fn.function_type.ret
     if ret == VOID:
         return FunctionType(PTR, params)
-    if sig.active_return and carries_pointer(ret):
-        return FunctionType(StructType((PTR, ret, ret)), params)  # {tape, result, shadow of result}
+    if sig.active_return and carries_pointer(ret):  # {tape, result, shadow of result in each lane}
+        return FunctionType(StructType((PTR, ret, *[ret] * sig.width)), params)
     return FunctionType(StructType((PTR, ret)), params)
 
 

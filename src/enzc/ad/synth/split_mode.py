@@ -88,7 +88,7 @@ class _Cut:
     """Moves the blocks of the combined function `g` into the augmented/reverse pair."""
 
     def __init__(self, module: Module, layout, g: Function,
-                 returns: list[tuple[BasicBlock, Value | None, Value | None]],
+                 returns: list[tuple[BasicBlock, Value | None, list[Value]]],
                  split: SplitDerivative) -> None:
         self.module, self.layout, self.g, self.split = module, layout, g, split
         self.returns = returns
@@ -201,9 +201,10 @@ class _Cut:
             addr = b.gep(tape_type, tape, [0, offsets[k]], (alloca.name or "local") + ".tape")
             _replace_uses_in(alloca, addr, self.forward)
         ret_type = aug.function_type.ret
-        for index, (block, value, shadow) in enumerate(self.returns):
+        for index, (block, value, shadows) in enumerate(self.returns):
             # a returned argument (`return it;`) is no use of it: map it by hand
-            value, shadow = own_arg.get(value, value), own_arg.get(shadow, shadow)  # type: ignore[arg-type]
+            value = own_arg.get(value, value)  # type: ignore[arg-type]
+            shadows = [own_arg.get(s, s) for s in shadows]  # type: ignore[misc]
             term = block.terminator
             assert isinstance(term, Br)
             b.position_before(term)
@@ -218,9 +219,9 @@ class _Cut:
                 agg = b.insert_value(b.const_undef(ret_type), tape, 0, "aug.tape")
                 agg = b.insert_value(agg, value if value is not None else b.const_undef(ret_type.elements[1]),  # type: ignore[attr-defined]
                                      1, "aug.ret")
-                if len(ret_type.elements) == 3:  # type: ignore[attr-defined]
-                    agg = b.insert_value(agg, shadow if shadow is not None else b.const_zero(ret_type.elements[2]),  # type: ignore[attr-defined]
-                                         2, "aug.shadow")
+                for k in range(2, len(ret_type.elements)):  # type: ignore[attr-defined]
+                    shadow = shadows[k - 2] if shadows else b.const_zero(ret_type.elements[k])  # type: ignore[attr-defined]
+                    agg = b.insert_value(agg, shadow, k, "aug.shadow")
                 b.ret(agg)
             term.erase()
 
