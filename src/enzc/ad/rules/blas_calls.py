@@ -24,7 +24,7 @@ from enzc.ir.values import ConstantInt, Value, const_fp
 
 from enzc.ad.typeanalysis.blas_abi import FIRST_LETTER, FLAG_CODES, ROUTINES, BlasCallee, Param, blas_callee
 
-FLAG_ROLES = ("layout", "trans", "uplo", "side")
+FLAG_ROLES = ("layout", "trans", "uplo", "side", "letter")
 
 
 class Operand:
@@ -172,6 +172,11 @@ def emit_call(b: IRBuilder, module: Module, blas: BlasCallee, primal: Function, 
             call_args.append(v)
             continue
         ty = ftype.params[k] if blas.cblas else _by_ref_type(blas, role)
+        if role == "info":  # LAPACK's status, an output: a slot for it where the routine takes a pointer
+            status = ConstantInt(I64 if "64" in blas.suffix else I32, 0)
+            by_value = blas.cblas and isinstance(ty, IntType)
+            call_args.append(ConstantInt(ty, 0) if by_value else by_reference(b, status))  # type: ignore[arg-type]
+            continue
         value = v.scalar(b, blas, role, ty) if isinstance(v, Operand) else coerce(b, v, ty)
         flags += role in FLAG_ROLES
         call_args.append(value if blas.cblas else by_reference(b, value))

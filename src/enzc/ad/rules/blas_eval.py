@@ -24,7 +24,7 @@ from enzc.ad.rules.blas_calls import Array, Choice, FlagLiteral, Known, Literal,
 from enzc.ad.rules.blas_calls import flag_is_first, transposed
 from enzc.ad.rules.blas_dsl import Apply, BinOp, Expr, Flag, Item, Name, Number, Statement, derivatives_named
 from enzc.ad.rules.blas_dsl import parse_expr
-from enzc.ad.typeanalysis.blas_abi import FLAG_CODES, ROUTINES, BlasCallee
+from enzc.ad.typeanalysis.blas_abi import FLAG_CODES, ROUTINES, BlasCallee, blas_callee
 
 
 class BlasEnv(Protocol):
@@ -213,14 +213,17 @@ class Evaluator:
             ops = [self.expr(a) for a in args]
             if f == "scal":
                 ops = [self.forward_walk(op) if isinstance(op, Array) else op for op in ops]
-            result = emit_call(self.b, self.env.module, self.blas, self.env.call.called_function, f,  # type: ignore[arg-type]
-                               self.layout(), ops, "blas." + f)
-            return Known(result, "fp")
+            return self.expr_call(f, ops)
         if f in MATRIX_HELPERS:
             return self.matrix_helper(f, [self.expr(a) for a in args])
         if f in ("signaxpy", "signdot"):
             return self.vector_helper(f, [self.expr(a) for a in args])
         raise self.env.error(f"BLAS rule: unknown function '{f}'")
+
+    def expr_call(self, routine: str, ops: list[Operand]) -> Known:
+        result = emit_call(self.b, self.env.module, self.blas, self.env.call.called_function, routine,  # type: ignore[arg-type]
+                           self.layout(), ops, "blas." + routine)
+        return Known(result, "fp")
 
     def derivative(self, name: str) -> Operand:
         env = self.env
@@ -340,8 +343,18 @@ class Evaluator:
         swap = upper if row is None else b.xor(upper, row, "blas.swap")
         return b.select(swap, ConstantInt(I32, 2), ConstantInt(I32, 1), "blas.part")
 
+    def program_lascl(self) -> bool:
+        """Whether the program has `lascl` in the call's ABI (`cblas_dlascl`, `dlascl_`)."""
+        fn = self.env.module.get_function(self.blas.name_of("lascl"))
+        found = blas_callee(fn)
+        return found is not None and found.routine.name == "lascl"
+
     def matrix_helper(self, f: str, ops: list[Operand]) -> Operand:
         b = self.b
+        if f == "mscal" and self.program_lascl():  # X = (alpha / 1) X, as Enzyme scales
+            m, n, alpha, x = ops
+            one, zero = Literal(1.0, True), Literal(0, False)
+            return self.expr_call("lascl", [FlagLiteral("G"), zero, zero, one, alpha, m, n, x, zero])
         if f.startswith("tri"):
             part = self.triangle_part(ops[0])
             n = self.int_value(ops[1], I64)
@@ -372,6 +385,14 @@ class Evaluator:
         fn = blas_helpers.HELPERS[f](self.env.module, self.fp)
         result = self.b.call(fn, args, "blas." + f if fn.function_type.ret == self.fp else "")
         return Known(result, "fp")
+
+
+def check_constants(env: BlasEnv, constant: tuple[str, ...]) -> None:
+    """A located error where a parameter whose derivative the rule does not compute has one."""
+    for name in constant:
+        if env.has_derivative(name):
+            raise env.error(f"the derivative of {env.blas.routine.name}'s '{name}' is not supported",
+                            f"pass '{name}' as a constant (Enzyme requires the same)")
 
 
 def copy_array(env: BlasEnv, ev: Evaluator, name: str) -> Array:

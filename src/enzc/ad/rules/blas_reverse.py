@@ -36,7 +36,7 @@ from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.diagnostics import ADError
 from enzc.ad.rules.blas_calls import Array, Known
 from enzc.ad.rules.blas_dsl import derivatives_named, primals_named
-from enzc.ad.rules.blas_eval import Evaluator, copy_array
+from enzc.ad.rules.blas_eval import Evaluator, check_constants, copy_array
 from enzc.ad.rules.blas_rules import RULES, BlasRule
 from enzc.ad.rules.table import has_rule
 from enzc.ad.typeanalysis.blas_abi import BlasCallee, blas_callee
@@ -59,7 +59,7 @@ def rule_of(gu: GradientState, call: CallBase) -> tuple[BlasCallee, BlasRule]:
     rule = RULES.get(blas.routine.name)
     if rule is None:
         raise gu.error(call, f"no derivative rule for the BLAS routine '{call.called_function.name}'",  # type: ignore[union-attr]
-                       "enzc differentiates dot, nrm2, asum, axpy, scal, copy, gemv, symv, ger, gemm and syrk; "
+                       "enzc differentiates dot, nrm2, asum, axpy, scal, copy, gemv, symv, ger, gemm, syrk and lascl; "
                        "write this step with those, or register a custom derivative "
                        f"(__enzyme_register_gradient_{call.called_function.name})")  # type: ignore[union-attr]
     return blas, rule
@@ -69,11 +69,11 @@ def load_fortran_scalars(b: IRBuilder, blas: BlasCallee, call_args: list[Value])
     """The values a Fortran call's scalar arguments point to, loaded at the builder."""
     out: dict[str, Value] = {}
     for p, arg in zip(blas.params(), call_args):
-        if p.is_array:
+        if p.is_array or p.role == "info":  # (info is the routine's output)
             continue
         if p.role == "fp":
             ty = FloatType(blas.kind)
-        elif p.role in ("trans", "uplo", "side"):
+        elif p.role in ("trans", "uplo", "side", "letter"):
             ty = I8
         else:
             ty = I64 if "64" in blas.suffix else I32
@@ -255,6 +255,7 @@ def reverse_blas_call(gu: GradientState, call: CallBase) -> None:
     tape = gu.blas_tapes.get(call)
     assert isinstance(tape, BlasTape), "forward_blas_call runs first"
     env = _Env(gu, call, blas, tape)
+    check_constants(env, rule.constant)
     if gu.runtime_activity and gu.has_adjoint(call):
         env.result_adjoint()  # taken before any run-time check branches (items share it)
     Evaluator(env).run(rule.reverse_items)

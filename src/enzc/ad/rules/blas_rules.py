@@ -13,6 +13,9 @@ The math, for y = alpha op(A) x + beta y (gemv), with adjoint dy:
     dx += alpha op(A)^T dy      d(beta) += <dy, y_old>       dy = beta dy
 and for C = alpha op(A) op(B) + beta C (gemm): dop(A) += alpha dC op(B)^T,
 dop(B) += alpha op(A)^T dC, read back through the transposes as two gemm calls.
+`mscal` (gemm's dC = beta dC) is the program's own `lascl` where it has one (Enzyme's
+`cblas_dlascl(layout, 'G', 0, 0, 1.0, beta, m, n, dC, ldc, info)`, LAPACK's `dlascl_`),
+else a helper loop (`blas_eval.Evaluator.matrix_helper`).
 Symmetric matrices (symv, syrk) keep one triangle: the adjoint of an off-diagonal
 entry collects both of its uses, a diagonal entry one.
 """
@@ -31,6 +34,8 @@ Items = tuple[str | tuple[str, ...], ...]
 class BlasRule:
     reverse: Items
     forward: Items
+    constant: tuple[str, ...] = ()
+    """Floating parameters the rule gives no derivative: a located error where one has."""
 
     @cached_property
     def reverse_items(self) -> tuple[Item, ...]:
@@ -150,6 +155,11 @@ RULES: dict[str, BlasRule] = {
                  "syrk(uplo, trans, n, k, d(alpha), A, first(beta), d(C))",
                  "unless first: trimscal(uplo, n, beta, d(C))",
                  "trimaxpy(uplo, n, d(beta), C, d(C))"),
+    ),
+    "lascl": BlasRule(  # A = (cto / cfrom) A on the entries `type` names: the derivative scales alike
+        reverse=("lascl(type, kl, ku, cfrom, cto, m, n, d(A), 0)",),
+        forward=("lascl(type, kl, ku, cfrom, cto, m, n, d(A), 0)",),
+        constant=("cfrom", "cto"),
     ),
 }
 """Routine -> its rule. A routine of `blas_abi.SIGNATURES` without an entry is callable

@@ -20,7 +20,7 @@ from enzc.ir.values import Value
 from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.diagnostics import ADError
 from enzc.ad.rules.blas_calls import Array, Known
-from enzc.ad.rules.blas_eval import Evaluator
+from enzc.ad.rules.blas_eval import Evaluator, check_constants
 from enzc.ad.rules.blas_reverse import check_output_shadow, load_fortran_scalars, rule_of
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.typeanalysis.blas_abi import BlasCallee
@@ -133,6 +133,7 @@ def forward_blas(fw: Tangents, call: CallBase) -> None:
     blas, rule = rule_of(gu, call)
     env = _Env(fw, call, blas)
     check_output_shadow(gu, call, blas, env.has_derivative)
+    check_constants(env, rule.constant)
     new_call = fw.new(call)
     if blas.routine.written:
         fw.b.position_before(new_call)  # type: ignore[arg-type]

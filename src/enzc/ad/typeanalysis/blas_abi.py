@@ -52,8 +52,12 @@ SIGNATURES: dict[str, str] = {
             "B:mat(m, n), ldb, beta:fp, C:mat(m, n)!, ldc",
     "syr2k": "layout, uplo:uplo, trans:trans, n, k, alpha:fp, A:mat(pick(trans, n, k), pick(trans, k, n)), lda, "
              "B:mat(pick(trans, n, k), pick(trans, k, n)), ldb, beta:fp, C:mat(n, n)!, ldc",
+    # LAPACK's A = (cto / cfrom) A (`dlascl_`; `cblas_dlascl` is Enzyme's name for its CBLAS form)
+    "lascl": "layout, type:letter, kl, ku, cfrom:fp, cto:fp, m, n, A:mat(m, n)!, lda, info:info",
 }
 """CBLAS parameter lists; roles: int (the default), fp, layout, trans, uplo, side,
+letter (a character in both ABIs: lascl's matrix type 'G', 'U', 'L'), info (LAPACK's
+status: an integer or a pointer to one in the CBLAS form, by reference in Fortran),
 vec(length), mat(rows, cols). `-> fp`: the routine returns a float of its precision."""
 
 FLAG_CODES: dict[str, dict[str, int]] = {
@@ -237,6 +241,8 @@ def _fits(p: Param, t: Type, kind: str, cblas: bool) -> bool:
         return isinstance(t, PointerType)
     if p.role == "fp":
         return t == FloatType(kind)
+    if p.role == "info":
+        return isinstance(t, (IntType, PointerType))
     return isinstance(t, IntType)
 
 

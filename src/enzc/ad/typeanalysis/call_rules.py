@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from enzc.ir.instructions import CallBase
-from enzc.ir.types import VoidType
+from enzc.ir.types import PointerType, VoidType
 from enzc.ir.values import Constant, ConstantInt
 
 from enzc.ad.typeanalysis.blas_abi import BlasCallee, blas_callee
@@ -166,13 +166,15 @@ def _blas(s: FunctionState, call: CallBase, blas: BlasCallee) -> None:
     for p, arg in zip(blas.params(), call.args):
         if p.is_array:
             s.update_memory(arg, fp)
+        elif blas.cblas and p.role == "info" and isinstance(arg.type, PointerType):
+            s.update_memory(arg, _ints(4))
         elif blas.cblas:
             if p.role != "fp":
                 s.update(arg, _INT)
         elif p.role == "fp":
             s.update_memory(arg, TypeTree({(0,): float_type(blas.kind)}))
         else:
-            s.update_memory(arg, _ints(1 if p.role in ("trans", "uplo") else int_bytes))
+            s.update_memory(arg, _ints(1 if p.role in ("trans", "uplo", "side", "letter") else int_bytes))
     for arg in call.args[len(blas.params()):]:
         if not isinstance(arg, Constant):
             s.update(arg, _INT)  # gfortran's hidden string lengths
