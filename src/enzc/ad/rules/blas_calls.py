@@ -283,12 +283,9 @@ def _declared_type(blas: BlasCallee, primal: Function, routine: str) -> Function
     r = ROUTINES[routine]
     ret: Type = FloatType(blas.kind) if r.returns_fp else VOID
     ptypes = primal.function_type.params
-    if blas.cublas:  # cuBLAS's API: handle, values, floats by pointer (as the primal), a status
-        fp: Type = PTR if blas.fp_by_ref else FloatType(blas.kind)
-        out = [PTR] + [PTR if p.is_array else fp if p.role == "fp" else I32 for p in r.params if p.role != "layout"]
-        if r.returns_fp and blas.result_ptr:
-            return FunctionType(I32, (*out, PTR))
-        return FunctionType(ret if r.returns_fp else I32, tuple(out))
+    if blas.cublas:  # cuBLAS's v2 API: handle, floats by pointer, a float result through one, a status
+        out = [PTR] + [PTR if p.is_array or p.role == "fp" else I32 for p in r.params if p.role != "layout"]
+        return FunctionType(I32, (*out, PTR) if r.returns_fp else tuple(out))
     if not blas.cblas:
         params: list[Type] = [PTR] * (len(r.params) - r.has_layout)
         if blas.extra:
