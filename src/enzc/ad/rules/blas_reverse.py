@@ -60,7 +60,7 @@ def rule_of(gu: GradientState, call: CallBase) -> tuple[BlasCallee, BlasRule]:
     if rule is None:
         raise gu.error(call, f"no derivative rule for the BLAS routine '{call.called_function.name}'",  # type: ignore[union-attr]
                        "enzc differentiates dot, nrm2, asum, axpy, scal, copy, gemv, symv, ger, gemm, syrk, lascl "
-                       "(and potrf in forward mode); "
+                       "(and potrf and lacpy in forward mode); "
                        "write this step with those, or register a custom derivative "
                        f"(__enzyme_register_gradient_{call.called_function.name})")  # type: ignore[union-attr]
     return blas, rule

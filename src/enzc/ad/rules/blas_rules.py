@@ -164,6 +164,7 @@ RULES: dict[str, BlasRule] = {
         forward=("lascl(type, kl, ku, cfrom, cto, m, n, d(A), 0)",),
         constant=("cfrom", "cto"),
     ),
+    "lacpy": BlasRule(reverse=None, forward=("lacpy(uplo, m, n, d(A), d(B))",)),  # B = A on a triangle or all
     # A = L L^T (U^T U): dL = L Phi(L^-1 dA L^-T), Phi keeping the lower triangle and half the
     # diagonal; the other triangle of A is not touched, so its tangent stays. Enzyme's calls:
     "potrf": BlasRule(

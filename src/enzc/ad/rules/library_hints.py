@@ -38,7 +38,7 @@ _LAPACK = re.compile(r"^(LAPACKE_[sdcz][a-z0-9]+(_work)?|[sdcz][a-z]{4,5}(_|_64_
 BLAS_HINT = ("enzc has derivative rules for the BLAS routines dot, nrm2, asum, axpy, scal, copy, gemv, symv, "
              "ger, gemm and syrk (s and d, CBLAS, Fortran and cuBLAS), not this one: register a custom derivative "
              "(__enzyme_register_gradient_{name}) or call a supported routine")
-LAPACK_HINT = ("of LAPACK, enzc differentiates lascl, and potrf in forward mode only: register a custom "
+LAPACK_HINT = ("of LAPACK, enzc differentiates lascl, and potrf and lacpy in forward mode only: register a custom "
                "derivative (__enzyme_register_gradient_{name}), written with LAPACK itself, or mark the call "
                "inactive if no derivative flows through it")
 

@@ -1,5 +1,5 @@
 // Forward mode through LAPACK's Cholesky factorisation (dpotrf_, either triangle, letters of
-// either case) and dlascl_, with gemm and syrk beside them (their dC = beta dC then goes
+// either case), dlascl_ and dlacpy_, with gemm and syrk beside them (their dC = beta dC then goes
 // through the program's lascl, as Enzyme's does), in the Fortran ABI on OpenBLAS; then the
 // same through CBLAS-form wrappers the program defines over LAPACK (cblas_dpotrf,
 // cblas_dlacpy, cblas_dlascl: the names Enzyme's rules call), both layouts. Every input
@@ -64,8 +64,10 @@ double fortran_f(double *A, double *S, double *C) {
     dgemm_("T", "N", &n, &n, &n, &half, S, &ld, S, &ld, &beta, C, &n);
     dsyrk_(&uplo_letter, "T", &n, &n, &half, S, &ld, &beta, C, &n);
     dlascl_("G", &zero, &zero, &from, &to, &n, &n, C, &n, &info);
+    double T[SC] = {0};
+    dlacpy_(&uplo_letter, &n, &n, S, &ld, T, &n);
     double s = 0;
-    for (int i = 0; i < SC; i++) s += C[i] * (1 + 0.25 * i);
+    for (int i = 0; i < SC; i++) s += C[i] * (1 + 0.25 * i) + T[i] * T[i] * (0.5 - 0.1 * i);
     return s;
 }
 
