@@ -22,8 +22,8 @@ from enzc.ir.module import Function, Module
 from enzc.ir.types import I8, I32, I64, PTR, VOID, FloatType, FunctionType, IntType, PointerType, Type
 from enzc.ir.values import ConstantInt, Value, const_fp
 
-from enzc.ad.typeanalysis.blas_abi import CUBLAS_CODES, FIRST_LETTER, FLAG_CODES, LETTER_ROLES, ROUTINES, BlasCallee, Param
-from enzc.ad.typeanalysis.blas_abi import blas_callee
+from enzc.ad.typeanalysis.blas_abi import CUBLAS_CODES, FIRST_LETTER, FLAG_CODES, LETTER_ROLES, ROUTINES
+from enzc.ad.typeanalysis.blas_abi import BlasCallee, Param, blas_callee
 
 FLAG_ROLES = ("layout", *LETTER_ROLES)
 
