@@ -67,6 +67,7 @@ CASES = {
     # LAPACK is out of scope of the BLAS rules (issue 13): an opaque external call
     "lapack_call": Case(DIAG / "lapack_call.c", ("dpotrf_", "LAPACK", "custom derivative")),
     "blas_without_rule": Case(DIAG / "blas_without_rule.c", ("cblas_dtrmv", "gemm", "custom derivative")),
+    "lascl_active_factor": Case(DIAG / "lascl_active_factor.c", ("lascl", "'cto'", "constant")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",
                                      ("last_input", "shadow"), ("-DNO_INACTIVE_MARK", "--enzc-no-auto-shadow")),

@@ -297,8 +297,8 @@ def collect_writes(fn: Function, module: Module | None, has_rule: RuleLookup) ->
                 elif kind in (CallKind.MEMSET, CallKind.MEMCPY):
                     add(inst, inst.args[0])
                 elif kind is CallKind.BLAS:
-                    for i in blas_callee(inst.called_function).written_indices():  # type: ignore[union-attr]
-                        add(inst, inst.args[i])  # the array it overwrites, nothing else
+                    for i in blas_callee(inst.called_function).clobbered_indices():  # type: ignore[union-attr]
+                        add(inst, inst.args[i])  # the array it overwrites (and its status), nothing else
                 else:
                     targets = call_write_targets(inst, module)
                     if targets is None:

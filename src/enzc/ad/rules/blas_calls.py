@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from enzc.ir.builder import IRBuilder, get_or_insert_function
 from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, Module
-from enzc.ir.types import I8, I32, I64, PTR, VOID, FloatType, FunctionType, IntType, Type
+from enzc.ir.types import I8, I32, I64, PTR, VOID, FloatType, FunctionType, IntType, PointerType, Type
 from enzc.ir.values import ConstantInt, Value, const_fp
 
-from enzc.ad.typeanalysis.blas_abi import FIRST_LETTER, FLAG_CODES, ROUTINES, BlasCallee, Param, blas_callee
+from enzc.ad.typeanalysis.blas_abi import CUBLAS_CODES, FIRST_LETTER, FLAG_CODES, LETTER_ROLES, ROUTINES
+from enzc.ad.typeanalysis.blas_abi import BlasCallee, Param, blas_callee
 
-FLAG_ROLES = ("layout", "trans", "uplo", "side")
+FLAG_ROLES = ("layout", *LETTER_ROLES)
 
 
 class Operand:
@@ -61,14 +62,21 @@ class Literal(Operand):
 
 @dataclass
 class FlagLiteral(Operand):
-    """'N', 'T', 'L', 'R', 'U', 'G': an enum value (CBLAS) or the letter (Fortran)."""
+    """'N', 'T', 'L', 'R', 'U', 'G': an enum value (CBLAS) or the letter (Fortran).
+    `letters`: i1 at run time, the CBLAS call being differentiated passes its flags as
+    letters (Enzyme's test harness does): the letter then, as Enzyme passes it."""
 
     letter: str
+    letters: Value | None = None
 
     def scalar(self, b: IRBuilder, blas: BlasCallee, role: str, ty: Type) -> Value:
         assert isinstance(ty, IntType)
-        code = FLAG_CODES[role][self.letter] if blas.cblas and role in FLAG_CODES else ord(self.letter)
-        return ConstantInt(ty, code)
+        letter = ConstantInt(ty, ord(self.letter))
+        codes = blas.flag_codes(role)
+        if codes is None:
+            return letter
+        code = ConstantInt(ty, codes[self.letter])
+        return code if self.letters is None else b.select(self.letters, letter, code, "blas.flag")
 
 
 @dataclass
@@ -98,28 +106,73 @@ def coerce(b: IRBuilder, v: Value, ty: Type) -> Value:
     return b.sext(v, ty, "blas.int") if v.type.bits < ty.bits else b.trunc(v, ty, "blas.int")
 
 
+def _is(b: IRBuilder, v: Value, codes: list[int]) -> Value:
+    """i1: `v` is one of `codes`."""
+    hits = [b.icmp("eq", v, ConstantInt(v.type, c), "blas.is") for c in codes]  # type: ignore[arg-type]
+    out = hits[0]
+    for h in hits[1:]:
+        out = b.or_(out, h, "blas.is")
+    return out
+
+
+def _letters(letter: str) -> list[int]:
+    return [ord(letter.upper()), ord(letter.lower())]
+
+
 def flag_is_first(b: IRBuilder, blas: BlasCallee, flag: Known) -> Value:
-    """i1: `flag` is 'N' (trans), 'U' (uplo) or 'L' (side), in either case or as a CBLAS code."""
+    """i1: `flag` is 'N' (trans, diag), 'U' (uplo) or 'L' (side), in either case or as a CBLAS code."""
     letter = FIRST_LETTER[flag.role]
-    v = flag.value
+    if blas.cublas:
+        return _is(b, flag.value, [CUBLAS_CODES[flag.role][letter]])
+    codes = _letters(letter)
     if blas.cblas:
-        return b.icmp("eq", v, ConstantInt(v.type, FLAG_CODES[flag.role][letter]), "blas.first")  # type: ignore[arg-type]
-    upper = b.icmp("eq", v, ConstantInt(v.type, ord(letter)), "blas.first")  # type: ignore[arg-type]
-    lower = b.icmp("eq", v, ConstantInt(v.type, ord(letter.lower())), "blas.first")  # type: ignore[arg-type]
-    return b.or_(upper, lower, "blas.first")
+        codes.append(FLAG_CODES[flag.role][letter])
+    return _is(b, flag.value, codes)
+
+
+def is_code(b: IRBuilder, flag: Known) -> Value:
+    """i1: a CBLAS call's `flag` is an enum value (else a letter, as in Enzyme's harness)."""
+    return _is(b, flag.value, list(FLAG_CODES[flag.role].values()))
+
+
+def derived_flag(b: IRBuilder, blas: BlasCallee, flag: Known, if_first: str, otherwise: str, role: str,
+                 keep_case: bool = True) -> Known:
+    """A flag of `role` chosen by `flag`: `if_first` where `flag` is its first letter (see
+    `flag_is_first`), else `otherwise`; an enum value for an enum, else a letter of the
+    case of `flag` ('l' -> 'n': how Enzyme derives the flags of its LAPACK rules; its
+    sides are upper case)."""
+    v = flag.value
+    ty = v.type
+    first = flag_is_first(b, blas, flag)
+
+    def const(x: int) -> Value:
+        return ConstantInt(ty, x)  # type: ignore[arg-type]
+
+    if blas.cublas:
+        codes = CUBLAS_CODES[role]
+        return Known(b.select(first, const(codes[if_first]), const(codes[otherwise]), "blas.code"), role)
+
+    small = b.icmp("sge", v, const(ord("a")), "blas.lower")
+    upper = b.select(first, const(ord(if_first)), const(ord(otherwise)), "blas.letter")
+    lower = b.select(first, const(ord(if_first.lower())), const(ord(otherwise.lower())), "blas.letter")
+    letter = b.select(small, lower, upper, "blas.letter") if keep_case else upper
+    if not blas.cblas or role not in FLAG_CODES:
+        return Known(letter, role)
+    codes = FLAG_CODES[role]
+    code = b.select(first, const(codes[if_first]), const(codes[otherwise]), "blas.code")
+    return Known(b.select(is_code(b, flag), code, letter, "blas.flag"), role)
 
 
 def transposed(b: IRBuilder, blas: BlasCallee, flag: Known) -> Known:
-    """'N' <-> 'T' ('C', conjugate, is 'T' for real data), keeping a Fortran letter's case."""
-    v = flag.value
-    ty = v.type
-    is_n = flag_is_first(b, blas, flag)
-    if blas.cblas:
-        return Known(b.select(is_n, ConstantInt(ty, 112), ConstantInt(ty, 111), "blas.trans"), "trans")  # type: ignore[arg-type]
-    small = b.icmp("sge", v, ConstantInt(ty, ord("a")), "blas.lower")  # type: ignore[arg-type]
-    to_t = b.select(small, ConstantInt(ty, ord("t")), ConstantInt(ty, ord("T")), "blas.t")  # type: ignore[arg-type]
-    to_n = b.select(small, ConstantInt(ty, ord("n")), ConstantInt(ty, ord("N")), "blas.n")  # type: ignore[arg-type]
-    return Known(b.select(is_n, to_t, to_n, "blas.trans"), "trans")
+    """'N' <-> 'T' ('C', conjugate, is 'T' for real data), keeping a letter's case."""
+    return derived_flag(b, blas, flag, "T", "N", "trans")
+
+
+def as_letter(b: IRBuilder, blas: BlasCallee, flag: Known) -> Value:
+    """An uplo flag as LAPACK's letter (a CBLAS enum value becomes 'U' or 'L')."""
+    if not blas.cblas:
+        return flag.value
+    return derived_flag(b, blas, Known(flag.value, flag.role), "U", "L", "letter").value
 
 
 # -- the call ----------------------------------------------------------------------------------
@@ -152,6 +205,9 @@ def emit_call(b: IRBuilder, module: Module, blas: BlasCallee, primal: Function, 
     if len(params) != len(args):
         raise ValueError(f"BLAS rule: {routine} takes {len(params)} operands, given {len(args)}")
     values: list[tuple[Value, str]] = []  # (value as passed by CBLAS, its role)
+    if blas.cublas:
+        assert layout is not None  # (the handle)
+        values.append((layout, "array"))
     if blas.cblas and ROUTINES[routine].has_layout:
         assert layout is not None
         values.append((layout, "layout"))
@@ -165,22 +221,34 @@ def emit_call(b: IRBuilder, module: Module, blas: BlasCallee, primal: Function, 
             if isinstance(op, Array):
                 raise ValueError(f"BLAS rule: {routine}'s {p.name} is a scalar, given an array")
             values.append((op, p.role))  # type: ignore[arg-type]
-    call_args: list[Value] = []
-    flags = 0
-    for k, (v, role) in enumerate(values):
-        if role == "array":
-            call_args.append(v)
-            continue
-        ty = ftype.params[k] if blas.cblas else _by_ref_type(blas, role)
-        value = v.scalar(b, blas, role, ty) if isinstance(v, Operand) else coerce(b, v, ty)
-        flags += role in FLAG_ROLES
-        call_args.append(value if blas.cblas else by_reference(b, value))
+    call_args = [_argument(b, blas, ftype.params[k], v, role) for k, (v, role) in enumerate(values)]
+    result = None
+    if target.result_ptr:  # cuBLAS's dot_v2 and nrm2_v2: the float comes back through a pointer
+        with b.goto_entry_allocas():
+            result = b.alloca(FloatType(blas.kind), name="blas.result")
+        call_args.append(result)
     for t in ftype.params[len(call_args):]:
         call_args.append(ConstantInt(t, 1) if isinstance(t, IntType) else b.const_null(t))  # hidden string lengths
     call = b.call(fn, call_args, name if ftype.ret != VOID else "")
     assert isinstance(call, CallBase)
     call.arg_attrs = [tuple(x for x in a.attrs if x in ("signext", "zeroext")) for a in fn.args]
-    return call
+    return call if result is None else b.load(FloatType(blas.kind), result, name)
+
+
+def _argument(b: IRBuilder, blas: BlasCallee, target: Type, v: Value | Operand, role: str) -> Value:
+    """One argument of `role` for a parameter of IR type `target`: a pointer to a slot
+    where the routine takes a scalar by reference (Fortran, cuBLAS's alpha)."""
+    if role == "array":
+        return v  # type: ignore[return-value]
+    by_ref = isinstance(target, PointerType)
+    if role == "info":  # LAPACK's status, an output
+        status = ConstantInt(I64 if "64" in blas.suffix else I32, 0)
+        return by_reference(b, status) if by_ref else ConstantInt(target, 0)  # type: ignore[arg-type]
+    ty = _by_ref_type(blas, role) if by_ref else target
+    if role == "letter" and isinstance(v, Known) and v.role in FLAG_CODES:  # lacpy/lascl given an uplo
+        v = Known(as_letter(b, blas, v), "letter")
+    value = v.scalar(b, blas, role, ty) if isinstance(v, Operand) else coerce(b, v, ty)
+    return by_reference(b, value) if by_ref else value
 
 
 def _by_ref_type(blas: BlasCallee, role: str) -> Type:
@@ -215,6 +283,9 @@ def _declared_type(blas: BlasCallee, primal: Function, routine: str) -> Function
     r = ROUTINES[routine]
     ret: Type = FloatType(blas.kind) if r.returns_fp else VOID
     ptypes = primal.function_type.params
+    if blas.cublas:  # cuBLAS's v2 API: handle, floats by pointer, a float result through one, a status
+        out = [PTR] + [PTR if p.is_array or p.role == "fp" else I32 for p in r.params if p.role != "layout"]
+        return FunctionType(I32, (*out, PTR) if r.returns_fp else tuple(out))
     if not blas.cblas:
         params: list[Type] = [PTR] * (len(r.params) - r.has_layout)
         if blas.extra:

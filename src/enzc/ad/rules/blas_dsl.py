@@ -24,6 +24,10 @@ and leading dimensions: an array operand (`x`, `d(A)`, `old(y)`, a temporary,
     len(x), rows(A), cols(A), diag(A)   shapes; the diagonal as a vector
     'N' 'T' 'L' 'R' 'U' 'G'             flags; 1.0, 2 numbers; + - * /, div0(a, b)
     live(n, incx)       n if incx > 0, else 0 (nrm2, asum and scal ignore such a vector)
+    flip(uplo), normal_of(uplo), trans_of(uplo), side_of(uplo)
+                        flags derived from a triangle: the other one; 'T'/'N', 'N'/'T',
+                        'R'/'L' for 'U'/'L' (potrf's solves and product)
+    symmetrize(uplo, n, d(A))   the triangle copied onto the other, one copy per line
 
 `scal` in a rule scales the whole vector whatever the sign of its increment.
 """

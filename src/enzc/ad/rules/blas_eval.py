@@ -21,10 +21,10 @@ from enzc.ad.analysis.runtime_activity import either, masked_read
 from enzc.ad.diagnostics import ADError
 from enzc.ad.rules import blas_helpers
 from enzc.ad.rules.blas_calls import Array, Choice, FlagLiteral, Known, Literal, Operand, coerce, emit_call
-from enzc.ad.rules.blas_calls import flag_is_first, transposed
+from enzc.ad.rules.blas_calls import derived_flag, flag_is_first, is_code, routine_function, transposed
 from enzc.ad.rules.blas_dsl import Apply, BinOp, Expr, Flag, Item, Name, Number, Statement, derivatives_named
 from enzc.ad.rules.blas_dsl import parse_expr
-from enzc.ad.typeanalysis.blas_abi import FLAG_CODES, ROUTINES, BlasCallee
+from enzc.ad.typeanalysis.blas_abi import FLAG_CODES, ROUTINES, BlasCallee, blas_callee
 
 
 class BlasEnv(Protocol):
@@ -73,6 +73,10 @@ class BlasEnv(Protocol):
         """The code at the call went on in `block` after a run-time check split it."""
 
 
+UPLO_FORMS = {"flip": ("L", "U", "uplo"), "normal_of": ("T", "N", "trans"),
+              "trans_of": ("N", "T", "trans"), "side_of": ("R", "L", "side")}
+"""Flags derived from an uplo: (for 'U', for 'L', their role), as Enzyme's LAPACK rules use them."""
+
 MATRIX_HELPERS = {"frob": "frob", "mscal": "mscal", "maxpy": "maxpy",
                   "trifrob": "frob", "trimscal": "mscal", "trimaxpy": "maxpy"}
 
@@ -89,8 +93,11 @@ class Evaluator:
         self.temps: dict[str, Array] = {}
         self.masked_by: Value | None = None
         """Runtime activity: the flag that zeroes what the current item adds."""
+        self.letters: Value | None = None
+        """CBLAS: i1, the call passes its flags as letters (made in `run`, before any branch)."""
 
     def run(self, items: tuple[Item, ...]) -> None:
+        self.letters = self.letter_style()
         items = tuple(i for i in items if all(self.env.has_derivative(n) for n in derivatives_named(i)))
         names = {n for i in items for n in derivatives_named(i)}
         names |= {stmt.unless for i in items for stmt in i if stmt.unless not in (None, "first")}  # type: ignore[misc]
@@ -160,7 +167,7 @@ class Evaluator:
             case Number():
                 return Literal(e.value, e.is_float)
             case Flag():
-                return FlagLiteral(e.letter)
+                return FlagLiteral(e.letter, self.letters)
             case Name():
                 return self.name(e.name)
             case BinOp():
@@ -198,6 +205,13 @@ class Evaluator:
                 flag = self.expr(args[0])
                 assert isinstance(flag, Known)
                 return transposed(self.b, self.blas, flag)
+            case "flip" | "normal_of" | "trans_of" | "side_of":
+                flag = self.expr(args[0])
+                assert isinstance(flag, Known)
+                first, other, role = UPLO_FORMS[f]
+                return derived_flag(self.b, self.blas, flag, first, other, role, keep_case=f != "side_of")
+            case "symmetrize":
+                return self.symmetrize(*(self.expr(a) for a in args))
             case "pick":
                 return self.pick(args)
             case "len" | "rows" | "cols":
@@ -213,14 +227,17 @@ class Evaluator:
             ops = [self.expr(a) for a in args]
             if f == "scal":
                 ops = [self.forward_walk(op) if isinstance(op, Array) else op for op in ops]
-            result = emit_call(self.b, self.env.module, self.blas, self.env.call.called_function, f,  # type: ignore[arg-type]
-                               self.layout(), ops, "blas." + f)
-            return Known(result, "fp")
+            return self.expr_call(f, ops)
         if f in MATRIX_HELPERS:
             return self.matrix_helper(f, [self.expr(a) for a in args])
         if f in ("signaxpy", "signdot"):
             return self.vector_helper(f, [self.expr(a) for a in args])
         raise self.env.error(f"BLAS rule: unknown function '{f}'")
+
+    def expr_call(self, routine: str, ops: list[Operand]) -> Known:
+        result = emit_call(self.b, self.env.module, self.blas, self.env.call.called_function, routine,  # type: ignore[arg-type]
+                           self.layout(), ops, "blas." + routine)
+        return Known(result, "fp")
 
     def derivative(self, name: str) -> Operand:
         env = self.env
@@ -301,13 +318,42 @@ class Evaluator:
         return Array(v.ptr, Known(positive, "int"))
 
     # -- layout, temporaries and helpers ----------------------------------------------------------
+    def letter_style(self) -> Value | None:
+        """i1 at run time: this CBLAS call passes its first flag as a letter (None: no such flag)."""
+        if not self.blas.cblas:
+            return None
+        flag = next((p for p in self.blas.routine.params if p.role in FLAG_CODES and p.role != "layout"), None)
+        if flag is None:
+            return None
+        return self.b.xor(is_code(self.b, Known(self.env.scalar(flag.name), flag.role)), ConstantInt(I1, 1),
+                          "blas.letters")
+
+    def symmetrize(self, uplo: Operand, n: Operand, a: Operand) -> Literal:
+        """The triangle of square `a` that `uplo` names copied onto the other, one BLAS copy per
+        line below (above) the diagonal, as Enzyme's potrf tangent does."""
+        assert isinstance(uplo, Known) and isinstance(a, Array)
+        b = self.b
+        ld = self.int_value(a.stride, I64)
+        row = self.is_row_major()
+        one = ConstantInt(I64, 1)
+        row_step, col_step = (one, ld) if row is None else (
+            b.select(row, ld, one, "blas.rstep"), b.select(row, one, ld, "blas.cstep"))
+        lower = b.xor(flag_is_first(b, self.blas, uplo), ConstantInt(I1, 1), "blas.lower")
+        copy = routine_function(self.env.module, self.blas, self.env.call.called_function, "copy")  # type: ignore[arg-type]
+        fn = blas_helpers.symmetrize(self.env.module, self.fp, copy, self.blas)
+        b.call(fn, [self.int_value(n, I64), a.ptr, row_step, col_step, lower])
+        return Literal(0, False)
+
     def layout(self) -> Value | None:
+        """What calls pass first: the layout (CBLAS), the handle (cuBLAS), else None."""
+        if self.blas.cublas:
+            return self.env.scalar("handle")
         return self.env.scalar("layout") if self.blas.cblas and self.blas.routine.has_layout else None
 
     def is_row_major(self) -> Value | None:
         """i1 at run time: a CBLAS row-major call (None: column-major for sure)."""
         layout = self.layout()
-        if layout is None:
+        if layout is None or not self.blas.cblas:
             return None
         return self.b.icmp("eq", layout, ConstantInt(layout.type, FLAG_CODES["layout"]["R"]), "blas.row")  # type: ignore[arg-type]
 
@@ -340,8 +386,21 @@ class Evaluator:
         swap = upper if row is None else b.xor(upper, row, "blas.swap")
         return b.select(swap, ConstantInt(I32, 2), ConstantInt(I32, 1), "blas.part")
 
+    def program_lascl(self) -> bool:
+        """Whether the program has `lascl` in the call's ABI (`cblas_dlascl`, `dlascl_`)."""
+        fn = self.env.module.get_function(self.blas.name_of("lascl"))
+        found = blas_callee(fn)
+        return found is not None and found.routine.name == "lascl"
+
     def matrix_helper(self, f: str, ops: list[Operand]) -> Operand:
         b = self.b
+        if f in ("mscal", "trimscal") and self.program_lascl():  # X = (alpha / 1) X, as Enzyme scales
+            one, zero = Literal(1.0, True), Literal(0, False)
+            if f == "mscal":
+                m, n, alpha, x = ops
+                return self.expr_call("lascl", [FlagLiteral("G"), zero, zero, one, alpha, m, n, x, zero])
+            uplo, n, alpha, x = ops
+            return self.expr_call("lascl", [uplo, zero, zero, one, alpha, n, n, x, zero])
         if f.startswith("tri"):
             part = self.triangle_part(ops[0])
             n = self.int_value(ops[1], I64)
@@ -374,6 +433,14 @@ class Evaluator:
         return Known(result, "fp")
 
 
+def check_constants(env: BlasEnv, constant: tuple[str, ...]) -> None:
+    """A located error where a parameter whose derivative the rule does not compute has one."""
+    for name in constant:
+        if env.has_derivative(name):
+            raise env.error(f"the derivative of {env.blas.routine.name}'s '{name}' is not supported",
+                            f"pass '{name}' as a constant (Enzyme requires the same)")
+
+
 def copy_array(env: BlasEnv, ev: Evaluator, name: str) -> Array:
     """A contiguous copy of array parameter `name` (a cache), made at the builder's position:
     BLAS's copy for a vector, a helper loop for a matrix (leading dimension: its rows in
@@ -386,7 +453,7 @@ def copy_array(env: BlasEnv, ev: Evaluator, name: str) -> Array:
     nbytes = b.mul(count, ConstantInt(I64, 4 if ev.fp.kind == "float" else 8), "blas.bytes")
     ptr = b.call(declare(env.module, "malloc"), [nbytes], f"blas.cache.{name}")
     if p.role == "vec":
-        emit_call(b, env.module, env.blas, env.call.called_function, "copy", None,  # type: ignore[arg-type]
+        emit_call(b, env.module, env.blas, env.call.called_function, "copy", ev.layout(),  # type: ignore[arg-type]
                   [Known(coerce(b, dims[0], ev.int_type()), "int"), src, Array(ptr, Literal(1, False))])
         return Array(ptr, Literal(1, False))
     major, minor = ev.major_minor(dims[0], dims[1])

@@ -6,6 +6,7 @@
     __enzc_blas_mcopy_d(major, minor, X, ldx, Y, ldy)            Y[p,q] = X[p,q]
     __enzc_blas_signaxpy_d(n, alpha, x, incx, y, incy)           y_i += alpha sign(x_i)
     __enzc_blas_signdot_d(n, x, incx, y, incy) -> sum sign(x_i) y_i
+    __enzc_blas_symmetrize_<copy>(n, A, row_step, col_step, lower)   one triangle onto the other
 
 Matrices are walked as `major` lines (columns of a column-major matrix, rows of a
 row-major one) of `minor` elements, line p at `X + p * ldx`; `part` restricts the
@@ -22,8 +23,11 @@ from collections.abc import Callable
 from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.libc import define_helper
 from enzc.ir.module import Function, Module
-from enzc.ir.types import I32, I64, PTR, VOID, FloatType, FunctionType
+from enzc.ir.types import I1, I32, I64, PTR, VOID, FloatType, FunctionType
 from enzc.ir.values import ConstantInt, Value, const_fp
+
+from enzc.ad.rules.blas_calls import Array, Known, emit_call
+from enzc.ad.typeanalysis.blas_abi import BlasCallee
 
 Body = Callable[[IRBuilder, Value, Value], None]
 """Emits the work at element (p, q) of a matrix walk."""
@@ -193,6 +197,31 @@ def signdot(module: Module, ty: FloatType) -> Function:
 
         _walk_vector(b, fn, n, x, incx, y, incy, ty, body)
         b.ret(b.load(ty, acc, "sum"))
+    return fn
+
+
+def symmetrize(module: Module, ty: FloatType, copy: Function, blas: BlasCallee) -> Function:
+    """__enzc_blas_symmetrize_<copy>(n, A, row_step, col_step, lower): for i < n - 1, BLAS's
+    copy of the n-i-1 entries past the diagonal in column i of the named triangle (row i
+    for the upper one) onto row i (column i): Enzyme's potrf tangent, call for call."""
+    fn, fresh, b = _helper(module, f"symmetrize_{copy.name}", ty, VOID, (I64, PTR, I64, I64, I1),
+                           ("n", "a", "row_step", "col_step", "lower"))
+    if fresh:
+        n, a, row_step, col_step, lower = fn.args
+        along = b.select(lower, row_step, col_step, "along")  # down the named triangle's column
+        across = b.select(lower, col_step, row_step, "across")
+        lines = b.select(b.icmp("sgt", n, _i64(0), "some"), b.sub(n, _i64(1), "n-1"), _i64(0), "lines")
+
+        def body(b: IRBuilder, p: Value, i: Value) -> None:
+            i1 = b.add(i, _i64(1), "i+1")
+            src = b.gep(ty, a, [b.add(b.mul(i1, along, "o"), b.mul(i, across, "o"), "src.off")], "src")
+            dst = b.gep(ty, a, [b.add(b.mul(i, along, "o"), b.mul(i1, across, "o"), "dst.off")], "dst")
+            count = b.sub(b.sub(n, i, "n-i"), _i64(1), "count")
+            emit_call(b, module, blas, copy, "copy", None,
+                      [Known(count, "int"), Array(src, Known(along, "int")), Array(dst, Known(across, "int"))])
+
+        _walk_matrix(b, fn, _i64(1), lines, None, body)
+        b.ret_void()
     return fn
 
 

@@ -29,7 +29,7 @@ from enzc.ir.instructions import CallBase
 from enzc.ir.libc import declare
 from enzc.ir.module import BasicBlock, Module
 from enzc.ir.types import I8, I32, I64, FloatType, PointerType
-from enzc.ir.values import Value
+from enzc.ir.values import Value, const_fp
 
 from enzc.ad.analysis.calls import CallKind, classify
 from enzc.ad.analysis.gradient_state import GradientState
@@ -37,10 +37,10 @@ from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.diagnostics import ADError
 from enzc.ad.rules.blas_calls import Array, Known
 from enzc.ad.rules.blas_dsl import derivatives_named, primals_named
-from enzc.ad.rules.blas_eval import Evaluator, copy_array
+from enzc.ad.rules.blas_eval import Evaluator, check_constants, copy_array
 from enzc.ad.rules.blas_rules import RULES, BlasRule
 from enzc.ad.rules.table import has_rule
-from enzc.ad.typeanalysis.blas_abi import BlasCallee, blas_callee
+from enzc.ad.typeanalysis.blas_abi import LETTER_ROLES, BlasCallee, blas_callee
 
 
 @dataclass
@@ -60,21 +60,23 @@ def rule_of(gu: GradientState, call: CallBase) -> tuple[BlasCallee, BlasRule]:
     rule = RULES.get(blas.routine.name)
     if rule is None:
         raise gu.error(call, f"no derivative rule for the BLAS routine '{call.called_function.name}'",  # type: ignore[union-attr]
-                       "enzc differentiates dot, nrm2, asum, axpy, scal, copy, gemv, symv, ger, gemm and syrk; "
+                       "enzc differentiates dot, nrm2, asum, axpy, scal, copy, gemv, symv, ger, gemm, syrk, lascl "
+                       "(and potrf and lacpy in forward mode); "
                        "write this step with those, or register a custom derivative "
                        f"(__enzyme_register_gradient_{call.called_function.name})")  # type: ignore[union-attr]
     return blas, rule
 
 
 def load_fortran_scalars(b: IRBuilder, blas: BlasCallee, call_args: list[Value]) -> dict[str, Value]:
-    """The values a Fortran call's scalar arguments point to, loaded at the builder."""
+    """The values a call's scalar arguments passed by reference point to (all of Fortran's,
+    cuBLAS's alpha and beta), loaded at the builder."""
     out: dict[str, Value] = {}
     for p, arg in zip(blas.params(), call_args):
-        if p.is_array:
+        if not blas.by_ref(p):
             continue
         if p.role == "fp":
             ty = FloatType(blas.kind)
-        elif p.role in ("trans", "uplo", "side"):
+        elif p.role in LETTER_ROLES:
             ty = I8
         else:
             ty = I64 if "64" in blas.suffix else I32
@@ -111,7 +113,7 @@ class _Env:
         return self.gu.lookup(self.gu.new_value(v))
 
     def scalar(self, name: str) -> Value:
-        if not self.blas.cblas:
+        if name in self.tape.scalars:
             return self.gu.lookup(self.tape.scalars[name])
         return self._fwd(self._arg(name))
 
@@ -141,18 +143,25 @@ class _Env:
 
     def add_derivative(self, name: str, value: Value) -> None:
         arg = self._arg(name)
-        if self.blas.cblas:
+        if not self.blas.by_ref(self.blas.param(name)):
             self.gu.add_adjoint(arg, value)
             return
-        slot = self.shadow(name)  # Fortran: alpha by reference, its adjoint in the shadow
+        slot = self.shadow(name)  # Fortran, cuBLAS: alpha by reference, its adjoint in the shadow
         b = self.b
         b.store(b.fadd(b.load(value.type, slot, "blas.dalpha"), value, "blas.dalpha"), slot)
 
     def result(self) -> Value:
+        if self.blas.result_ptr:
+            return self.gu.lookup(self.tape.scalars["ret"])
         return self._fwd(self.call)
 
     def result_adjoint(self) -> Value:
-        if self._dret is None:
+        if self._dret is None and self.blas.result_ptr:  # cuBLAS: *result's adjoint, taken (zeroed)
+            slot = self.shadow("result")
+            b = self.b
+            self._dret = b.load(FloatType(self.blas.kind), slot, "blas.dret")
+            b.store(const_fp(FloatType(self.blas.kind), 0.0), slot)
+        elif self._dret is None:
             self._dret = self.gu.take_adjoint(self.call)
         return self._dret
 
@@ -179,14 +188,14 @@ def _looked_up(gu: GradientState, stride):
 
 def has_derivative(gu: GradientState, call: CallBase, blas: BlasCallee, name: str) -> bool:
     """Reverse mode: parameter `name` (or `ret`) of `call` carries an adjoint."""
-    if name == "ret":
+    if name == "ret" and not blas.result_ptr:
         return gu.has_adjoint(call)
-    i = blas.arg_index(name)
+    i = blas.arg_index("result" if name == "ret" else name)
     if i is None:
         return False
     arg = call.args[i]
-    p = blas.routine.param(name)
-    if p.is_array or not blas.cblas:
+    p = blas.params()[i]
+    if p.is_array or p.role == "result" or blas.by_ref(p):
         return gu.activity.has_shadow(arg)
     return gu.has_adjoint(arg)
 
@@ -195,7 +204,7 @@ class _ForwardPassEnv(_Env):
     """The forward pass's view, for making caches before the call."""
 
     def scalar(self, name: str) -> Value:
-        if not self.blas.cblas:
+        if name in self.tape.scalars:
             return self.tape.scalars[name]
         return self.gu.new_value(self._arg(name))
 
@@ -207,12 +216,22 @@ class _ForwardPassEnv(_Env):
 def forward_blas_call(gu: GradientState, call: CallBase) -> None:
     """The forward-pass duties of an active BLAS call (see the module docstring)."""
     blas, rule = rule_of(gu, call)
+    if rule.reverse is None:
+        name = call.called_function.name  # type: ignore[union-attr]
+        raise gu.error(call, f"the LAPACK routine '{name}' has a forward-mode derivative only",
+                       f"use __enzyme_fwddiff, or register a custom derivative (__enzyme_register_gradient_{name})")
     new_call = gu.new_value(call)
     b = IRBuilder()
     b.position_before(new_call)  # type: ignore[arg-type]
+    if blas.cublas and blas.routine.name == "potrf":
+        raise gu.error(call, "cuBLAS has no potrf", "call cuSOLVER's, with a custom derivative")
     tape = BlasTape()
-    if not blas.cblas:
-        tape.scalars = load_fortran_scalars(b, blas, [gu.new_value(a) for a in call.args])
+    tape.scalars = load_fortran_scalars(b, blas, [gu.new_value(a) for a in call.args])
+    if blas.result_ptr:  # cuBLAS's float result, read after the call for the reverse
+        after = IRBuilder()
+        after.position_after(new_call)  # type: ignore[arg-type]
+        result = gu.new_value(call.args[blas.arg_index("result")])  # type: ignore[index]
+        tape.scalars["ret"] = after.load(FloatType(blas.kind), result, "blas.ret")
     check_output_shadow(gu, call, blas, lambda n: has_derivative(gu, call, blas, n))
     env = _ForwardPassEnv(gu, call, blas, tape)
     env.b = b
@@ -256,6 +275,7 @@ def reverse_blas_call(gu: GradientState, call: CallBase) -> None:
     tape = gu.blas_tapes.get(call)
     assert isinstance(tape, BlasTape), "forward_blas_call runs first"
     env = _Env(gu, call, blas, tape)
+    check_constants(env, rule.constant)
     if gu.runtime_activity and gu.has_adjoint(call):
         env.result_adjoint()  # taken before any run-time check branches (items share it)
     Evaluator(env).run(rule.reverse_items)

@@ -2,9 +2,8 @@
 
 `reverse` runs at the call's place in the reverse pass, items in order; the
 adjoint of the overwritten array is read by every item before the last ones
-scale or clear it. `forward` computes tangents: before the call for routines
-that overwrite an array (so `x`, `y` and `C` are the values the call reads),
-after it for those returning a value (`ret` is then the primal result).
+scale or clear it. `forward` computes tangents before the call (so `x`, `y` and
+`C` are the values the call reads), after it where `forward_after` says so.
 Parameter names and array shapes are those of `typeanalysis.blas_abi.SIGNATURES`;
 one rule serves `s` and `d`, CBLAS (any layout) and Fortran.
 
@@ -13,6 +12,9 @@ The math, for y = alpha op(A) x + beta y (gemv), with adjoint dy:
     dx += alpha op(A)^T dy      d(beta) += <dy, y_old>       dy = beta dy
 and for C = alpha op(A) op(B) + beta C (gemm): dop(A) += alpha dC op(B)^T,
 dop(B) += alpha op(A)^T dC, read back through the transposes as two gemm calls.
+`mscal` and `trimscal` (gemm's and syrk's dC = beta dC) are the program's own `lascl`
+where it has one (Enzyme's `cblas_dlascl(layout, 'G' or uplo, 0, 0, 1.0, beta, m, n, dC,
+ldc, info)`, LAPACK's `dlascl_`), else a helper loop (`blas_eval.Evaluator.matrix_helper`).
 Symmetric matrices (symv, syrk) keep one triangle: the adjoint of an off-diagonal
 entry collects both of its uses, a diagonal entry one.
 """
@@ -29,11 +31,17 @@ Items = tuple[str | tuple[str, ...], ...]
 
 @dataclass(frozen=True)
 class BlasRule:
-    reverse: Items
+    reverse: Items | None
+    """None: forward mode only (reverse mode stops with a located error)."""
     forward: Items
+    constant: tuple[str, ...] = ()
+    """Floating parameters the rule gives no derivative: a located error where one has."""
+    forward_after: bool = False
+    """The tangent calls read what the call wrote (potrf's factor): they follow the call."""
 
     @cached_property
     def reverse_items(self) -> tuple[Item, ...]:
+        assert self.reverse is not None
         return tuple(parse_item(i) for i in self.reverse)
 
     @cached_property
@@ -50,7 +58,7 @@ RULES: dict[str, BlasRule] = {
     ),
     "nrm2": BlasRule(  # d|x| = x / |x|; 0 at x = 0
         reverse=("axpy(live(n, incx), div0(dret, ret), x, d(x))",),
-        forward=("d(ret) += div0(dot(live(n, incx), x, d(x)), ret)",),
+        forward=("d(ret) += div0(dot(live(n, incx), x, d(x)), nrm2(n, x))",),  # (before the call, as Enzyme)
     ),
     "asum": BlasRule(  # d sum |x_i| = sign(x_i)
         reverse=("signaxpy(live(n, incx), dret, x, d(x))",),
@@ -150,6 +158,32 @@ RULES: dict[str, BlasRule] = {
                  "syrk(uplo, trans, n, k, d(alpha), A, first(beta), d(C))",
                  "unless first: trimscal(uplo, n, beta, d(C))",
                  "trimaxpy(uplo, n, d(beta), C, d(C))"),
+    ),
+    "lascl": BlasRule(  # A = (cto / cfrom) A on the entries `type` names: the derivative scales alike
+        reverse=("lascl(type, kl, ku, cfrom, cto, m, n, d(A), 0)",),
+        forward=("lascl(type, kl, ku, cfrom, cto, m, n, d(A), 0)",),
+        constant=("cfrom", "cto"),
+    ),
+    "lacpy": BlasRule(reverse=None, forward=("lacpy(uplo, m, n, d(A), d(B))",)),  # B = A on a triangle or all
+    # A = L L^T (U^T U): dL = L Phi(L^-1 dA L^-T), Phi keeping the lower triangle and half the
+    # diagonal; the other triangle of A is not touched, so its tangent stays. Enzyme's calls:
+    "potrf": BlasRule(
+        reverse=None,
+        forward=(("tmp tri: mat(n, n)",
+                  "tmp s: vec(n)",
+                  "lacpy(flip(uplo), n, n, d(A), tri)",  # the other triangle's tangent, kept
+                  "symmetrize(uplo, n, d(A))",
+                  "trsm('L', uplo, normal_of(uplo), 'N', n, n, 1.0, A, d(A))",
+                  "trsm('R', uplo, trans_of(uplo), 'N', n, n, 1.0, A, d(A))",
+                  "scal(n, 0.5, diag(d(A)))",
+                  "copy(n, diag(d(A)), s)",
+                  "lascl(flip(uplo), 0, 0, 1.0, 0.0, n, n, d(A), 0)",  # Phi: the other triangle zeroed
+                  "copy(n, s, diag(d(A)))",
+                  "trmm(side_of(uplo), uplo, 'N', 'N', n, n, 1.0, A, d(A))",
+                  "copy(n, diag(d(A)), s)",
+                  "lacpy(flip(uplo), n, n, tri, d(A))",
+                  "copy(n, s, diag(d(A)))"),),
+        forward_after=True,
     ),
 }
 """Routine -> its rule. A routine of `blas_abi.SIGNATURES` without an entry is callable

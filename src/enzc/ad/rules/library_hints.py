@@ -36,9 +36,9 @@ _BLAS_WITH_RULE = re.compile(r"^[sd](dot|nrm2|asum|axpy|scal|copy|gemv|symv|ger|
 _LAPACK = re.compile(r"^(LAPACKE_[sdcz][a-z0-9]+(_work)?|[sdcz][a-z]{4,5}(_|_64_))$")
 
 BLAS_HINT = ("enzc has derivative rules for the BLAS routines dot, nrm2, asum, axpy, scal, copy, gemv, symv, "
-             "ger, gemm and syrk (s and d, CBLAS and Fortran), not this one: register a custom derivative "
+             "ger, gemm and syrk (s and d, CBLAS, Fortran and cuBLAS), not this one: register a custom derivative "
              "(__enzyme_register_gradient_{name}) or call a supported routine")
-LAPACK_HINT = ("LAPACK routines have no derivative rules in enzc (BLAS level 1-3 ones do): register a custom "
+LAPACK_HINT = ("of LAPACK, enzc differentiates lascl, and potrf and lacpy in forward mode only: register a custom "
                "derivative (__enzyme_register_gradient_{name}), written with LAPACK itself, or mark the call "
                "inactive if no derivative flows through it")
 

@@ -1,8 +1,8 @@
 """Forward mode through BLAS calls: the `forward` items of `rules.blas_rules`.
 
-A routine that overwrites an array gets its tangent calls right before the call
-(they read `y` or `C` as the call will, and the old tangent of the output); one
-that returns a value gets them right after (they may use the result: `nrm2`).
+The tangent calls come right before the call (they read `y` or `C` as the call
+will, and the old tangent of the output; Enzyme's order, which its tests trace),
+except for a rule marked `forward_after` (potrf: they read the factor it writes).
 With `enzyme_width` N the visitor runs once per lane, each lane with its own
 shadows and tangents, so each lane gets its own tangent calls.
 """
@@ -20,7 +20,7 @@ from enzc.ir.values import Value
 from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.diagnostics import ADError
 from enzc.ad.rules.blas_calls import Array, Known
-from enzc.ad.rules.blas_eval import Evaluator
+from enzc.ad.rules.blas_eval import Evaluator, check_constants
 from enzc.ad.rules.blas_reverse import check_output_shadow, load_fortran_scalars, rule_of
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.typeanalysis.blas_abi import BlasCallee
@@ -50,6 +50,7 @@ class _Env:
         self.b: IRBuilder = fw.b
         self.module: Module = fw.gu.module
         self.scalars: dict[str, Value] | None = None
+        self.result_tangent: Value | None = None
         self._inactive: dict[str, Value | None] = {}
 
     def _arg(self, name: str) -> Value:
@@ -58,7 +59,7 @@ class _Env:
         return self.call.args[i]
 
     def scalar(self, name: str) -> Value:
-        if self.blas.cblas:
+        if not self.blas.by_ref(self.blas.param(name)):
             return self.fw.new(self._arg(name))
         if self.scalars is None:
             self.scalars = load_fortran_scalars(self.b, self.blas, [self.fw.new(a) for a in self.call.args])
@@ -75,24 +76,30 @@ class _Env:
         return self.fw.gu.shadow(self._arg(name))
 
     def has_derivative(self, name: str) -> bool:
-        if name == "ret":
+        if name == "ret" and not self.blas.result_ptr:
             return self.fw.active(self.call)
-        i = self.blas.arg_index(name)
+        i = self.blas.arg_index("result" if name == "ret" else name)
         if i is None:
             return False
         arg = self.call.args[i]
-        if self.blas.routine.param(name).is_array or not self.blas.cblas:
+        p = self.blas.params()[i]
+        if p.is_array or p.role == "result" or self.blas.by_ref(p):
             return self.fw.gu.activity.has_shadow(arg)
         return self.fw.has_tangent(arg)
 
     def tangent(self, name: str) -> Value:
         arg = self._arg(name)
-        if self.blas.cblas:
+        if not self.blas.by_ref(self.blas.param(name)):
             return self.fw.tangent(arg)
         return self.b.load(FloatType(self.blas.kind), self.shadow(name), "blas.d" + name)
 
     def add_derivative(self, name: str, value: Value) -> None:
         assert name == "ret"
+        if self.blas.result_ptr:  # cuBLAS: the tangent of *result, which the call overwrites
+            self.result_tangent = value if self.result_tangent is None else \
+                self.b.fadd(self.result_tangent, value, "d.blas")
+            self.b.store(self.result_tangent, self.shadow("result"))
+            return
         old = self.fw.t.get(self.call)
         self.fw.t[self.call] = value if old is None else self.b.fadd(old, value, "d.blas")
 
@@ -133,11 +140,12 @@ def forward_blas(fw: Tangents, call: CallBase) -> None:
     blas, rule = rule_of(gu, call)
     env = _Env(fw, call, blas)
     check_output_shadow(gu, call, blas, env.has_derivative)
+    check_constants(env, rule.constant)
     new_call = fw.new(call)
-    if blas.routine.written:
-        fw.b.position_before(new_call)  # type: ignore[arg-type]
-    else:
+    if rule.forward_after:
         fw.b.position_after(new_call)  # type: ignore[arg-type]
-    if gu.runtime_activity and not blas.cblas:
-        env.scalar(blas.routine.params[0].name)  # Fortran scalars loaded before any run-time check branches
+    else:
+        fw.b.position_before(new_call)  # type: ignore[arg-type]
+    if gu.runtime_activity and any(blas.by_ref(p) for p in blas.params()):
+        env.scalar(next(p for p in blas.params() if blas.by_ref(p)).name)  # loaded before any run-time branch
     Evaluator(env).run(rule.forward_items)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from enzc.ir.module import Function
-from enzc.ir.types import FloatType, IntType, PointerType, Type
+from enzc.ir.types import FloatType, IntType, PointerType, Type, VoidType
 
 SIGNATURES: dict[str, str] = {
     "dot": "n, x:vec(n), incx, y:vec(n), incy -> fp",
@@ -52,8 +52,19 @@ SIGNATURES: dict[str, str] = {
             "B:mat(m, n), ldb, beta:fp, C:mat(m, n)!, ldc",
     "syr2k": "layout, uplo:uplo, trans:trans, n, k, alpha:fp, A:mat(pick(trans, n, k), pick(trans, k, n)), lda, "
              "B:mat(pick(trans, n, k), pick(trans, k, n)), ldb, beta:fp, C:mat(n, n)!, ldc",
+    # LAPACK's A = (cto / cfrom) A (`dlascl_`; `cblas_dlascl` is Enzyme's name for its CBLAS form)
+    "lascl": "layout, type:letter, kl, ku, cfrom:fp, cto:fp, m, n, A:mat(m, n)!, lda, info:info",
+    # LAPACK's Cholesky factorisation (forward mode only) and what its rule calls
+    "potrf": "layout, uplo:uplo, n, A:mat(n, n)!, lda, info:info",
+    "lacpy": "layout, uplo:letter, m, n, A:mat(m, n), lda, B:mat(m, n)!, ldb",
+    "trsm": "layout, side:side, uplo:uplo, trans:trans, diag:diag, m, n, alpha:fp, "
+            "A:mat(pick(side, m, n), pick(side, m, n)), lda, B:mat(m, n)!, ldb",
+    "trmm": "layout, side:side, uplo:uplo, trans:trans, diag:diag, m, n, alpha:fp, "
+            "A:mat(pick(side, m, n), pick(side, m, n)), lda, B:mat(m, n)!, ldb",
 }
-"""CBLAS parameter lists; roles: int (the default), fp, layout, trans, uplo, side,
+"""CBLAS parameter lists; roles: int (the default), fp, layout, trans, uplo, side, diag,
+letter (a character in both ABIs: lascl's matrix type 'G', 'U', 'L'), info (LAPACK's
+status: an integer or a pointer to one in the CBLAS form, by reference in Fortran),
 vec(length), mat(rows, cols). `-> fp`: the routine returns a float of its precision."""
 
 FLAG_CODES: dict[str, dict[str, int]] = {
@@ -61,10 +72,24 @@ FLAG_CODES: dict[str, dict[str, int]] = {
     "trans": {"N": 111, "T": 112, "C": 113},
     "uplo": {"U": 121, "L": 122},
     "side": {"L": 141, "R": 142},
+    "diag": {"N": 131, "U": 132},
 }
 """CBLAS enum values of the flags (Fortran passes the letter itself)."""
-FIRST_LETTER = {"trans": "N", "uplo": "U", "side": "L"}
+FIRST_LETTER = {"trans": "N", "uplo": "U", "side": "L", "diag": "N"}
 """The letter `pick(flag, a, b)` chooses `a` for."""
+LETTER_ROLES = ("trans", "uplo", "side", "diag", "letter")
+"""Flags: one character by reference in Fortran (a CBLAS enum or, in test harnesses
+such as Enzyme's, the letter itself)."""
+
+CUBLAS_CODES: dict[str, dict[str, int]] = {
+    "trans": {"N": 0, "T": 1, "C": 2},
+    "uplo": {"L": 0, "U": 1},
+    "side": {"L": 0, "R": 1},
+    "diag": {"N": 0, "U": 1},
+    "letter": {"G": 2},
+}
+"""cuBLAS's enum values (cublasOperation_t, cublasFillMode_t, ...); `letter`: the
+type Enzyme passes its `cublasDlascl` for a full matrix."""
 
 FLOAT_KINDS = {"s": "float", "d": "double"}
 FORTRAN_SUFFIXES = ("_", "", "64_", "_64_")
@@ -161,6 +186,13 @@ class BlasCallee:
     """The Fortran name ending (`_`, ``, `64_`, `_64_`); `` for CBLAS."""
     extra: int
     """Trailing hidden string-length parameters of a Fortran declaration."""
+    cublas: bool = False
+    """cuBLAS (`cublasDgemm`, `cublasDdot_v2`): a handle first, no layout, flags as
+    cuBLAS's enums, `suffix` `_v2` or ``."""
+    fp_by_ref: bool = False
+    """cuBLAS: alpha and beta by pointer (cuBLAS's API) rather than by value."""
+    result_ptr: bool = False
+    """cuBLAS: a float result through a trailing pointer (`cublasDdot_v2(..., &r)`)."""
 
     @property
     def letter(self) -> str:
@@ -168,26 +200,64 @@ class BlasCallee:
 
     def name_of(self, routine: str) -> str:
         """The name of another routine of the same precision and ABI (`daxpy_`)."""
+        if self.cublas:
+            return f"cublas{self.letter.upper()}{routine}{self.suffix}"
         return f"{self.prefix}{self.letter}{routine}{self.suffix}"
 
     def params(self) -> tuple[Param, ...]:
-        """The parameters as passed: Fortran has no layout."""
-        return self.routine.params if self.cblas else tuple(p for p in self.routine.params if p.role != "layout")
+        """The parameters as passed: Fortran has no layout; cuBLAS has a handle, and a
+        result pointer where `result_ptr`."""
+        if self.cblas:
+            return self.routine.params
+        plain = tuple(p for p in self.routine.params if p.role != "layout")
+        if not self.cublas:
+            return plain
+        return (HANDLE, *plain, *((RESULT,) if self.result_ptr else ()))
+
+    def param(self, name: str) -> Param:
+        return next(p for p in self.params() if p.name == name)
+
+    def by_ref(self, p: Param) -> bool:
+        """Whether scalar parameter `p` is passed by reference (all of Fortran's; cuBLAS's
+        floats where `fp_by_ref`; LAPACK's status and cuBLAS's result are outputs)."""
+        if p.is_array or p.role in ("info", "result", "handle"):
+            return False
+        return not self.cblas and (not self.cublas or p.role == "fp" and self.fp_by_ref)
+
+    def flag_codes(self, role: str) -> dict[str, int] | None:
+        """The enum values of flags of `role` in this ABI (None: letters, as Fortran)."""
+        if self.cublas:
+            return CUBLAS_CODES.get(role)
+        return FLAG_CODES.get(role) if self.cblas else None
 
     def arg_index(self, name: str) -> int | None:
         """Position of parameter `name` in a call (None: the layout of a Fortran call)."""
         return next((i for i, p in enumerate(self.params()) if p.name == name), None)
 
     def written_indices(self) -> tuple[int, ...]:
-        """Positions of the arrays the routine overwrites."""
+        """Positions of the arrays the routine overwrites (and of cuBLAS's result)."""
         return tuple(i for i, p in enumerate(self.params()) if p.written)
+
+    def clobbered_indices(self) -> tuple[int, ...]:
+        """Positions of every pointer the routine writes through: `written_indices` and
+        LAPACK's status."""
+        return tuple(i for i, p in enumerate(self.params()) if p.written or p.role == "info" and not self.cblas)
 
     def array_indices(self) -> tuple[int, ...]:
         return tuple(i for i, p in enumerate(self.params()) if p.is_array)
 
 
+HANDLE = Param("handle", "handle")
+RESULT = Param("result", "result", written=True)
+
+
 def split_name(name: str) -> tuple[str, str, str, str] | None:
     """(prefix, precision letter, routine, suffix) of a BLAS-shaped name."""
+    if name.startswith("cublas"):
+        body = name[6:].removesuffix("_v2")
+        if body[:1] in ("S", "D") and body[1:] in ROUTINES:
+            return "cublas", body[0].lower(), body[1:], name[6 + len(body):]
+        return None
     if name.startswith("cblas_"):
         body = name[6:]
         if body[:1] in FLOAT_KINDS and body[1:] in ROUTINES:
@@ -215,6 +285,8 @@ def _callee(name: str, params: tuple[Type, ...], ret: Type) -> BlasCallee | None
     prefix, letter, routine_name, suffix = parts
     routine = ROUTINES[routine_name]
     kind = FLOAT_KINDS[letter]
+    if prefix == "cublas":
+        return _cublas_callee(routine, kind, suffix, params, ret)
     cblas = prefix == "cblas_"
     callee = BlasCallee(routine, kind, cblas, prefix, suffix, 0)
     expected = callee.params()
@@ -232,18 +304,43 @@ def _callee(name: str, params: tuple[Type, ...], ret: Type) -> BlasCallee | None
     return BlasCallee(routine, kind, cblas, prefix, suffix, len(extra))
 
 
+def _cublas_callee(routine: Routine, kind: str, suffix: str, params: tuple[Type, ...], ret: Type) -> BlasCallee | None:
+    """cuBLAS: (handle, the parameters without the layout[, result pointer]) returning a status
+    (or the float result); floats all by pointer or all by value."""
+    fp = FloatType(kind)
+    result_ptr = routine.returns_fp and ret != fp
+    floats = [t for p, t in zip((q for q in routine.params if q.role != "layout"), params[1:]) if p.role == "fp"]
+    callee = BlasCallee(routine, kind, False, "cublas", suffix, 0, True,
+                        bool(floats) and isinstance(floats[0], PointerType), result_ptr)
+    expected = callee.params()
+    if len(params) != len(expected) or not (isinstance(ret, IntType) or ret == fp or isinstance(ret, VoidType)):
+        return None
+    for p, t in zip(expected, params):
+        if p.is_array or p.role in ("handle", "result"):
+            ok = isinstance(t, PointerType)
+        elif p.role == "fp":
+            ok = isinstance(t, PointerType) if callee.fp_by_ref else t == fp
+        else:
+            ok = isinstance(t, IntType)
+        if not ok:
+            return None
+    return callee
+
+
 def _fits(p: Param, t: Type, kind: str, cblas: bool) -> bool:
     if not cblas or p.is_array:
         return isinstance(t, PointerType)
     if p.role == "fp":
         return t == FloatType(kind)
+    if p.role == "info":
+        return isinstance(t, (IntType, PointerType))
     return isinstance(t, IntType)
 
 
 LAPACK_ROUTINES = frozenset(
     "getrf getrs getri gesv potrf potrs potri posv trtrs trtri geqrf orgqr ormqr gels gelsd gesvd gesdd syev syevd "
-    "geev lacpy lascl laset lange".split())
-OTHER_BLAS = frozenset("trsm trsv trmm trmv syr spmv spr2 spr gbmv sbmv tbmv tbsv rot rotg swap "
+    "geev laset lange".split())
+OTHER_BLAS = frozenset("trsv trmv syr spmv spr2 spr gbmv sbmv tbmv tbsv rot rotg swap "
                        "iamax dotu dotc".split())
 
 

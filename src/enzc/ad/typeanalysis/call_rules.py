@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Callable
 
 from enzc.ir.instructions import CallBase
-from enzc.ir.types import VoidType
+from enzc.ir.types import PointerType, VoidType
 from enzc.ir.values import Constant, ConstantInt
 
-from enzc.ad.typeanalysis.blas_abi import BlasCallee, blas_callee
+from enzc.ad.typeanalysis.blas_abi import LETTER_ROLES, BlasCallee, blas_callee
 from enzc.ad.typeanalysis.state import FunctionState, lanes, to_memory
 from enzc.ad.typeanalysis.typetree import DOUBLE, FLOAT, INTEGER, TypeTree, float_type
 
@@ -164,15 +164,24 @@ def _blas(s: FunctionState, call: CallBase, blas: BlasCallee) -> None:
     fp = TypeTree({(-1,): float_type(blas.kind)})
     int_bytes = 8 if "64" in blas.suffix else 4
     for p, arg in zip(blas.params(), call.args):
+        if p.role == "handle":
+            continue
         if p.is_array:
             s.update_memory(arg, fp)
+        elif p.role == "result" or blas.cublas and p.role == "fp" and blas.fp_by_ref:
+            s.update_memory(arg, TypeTree({(0,): float_type(blas.kind)}))
+        elif blas.cublas:
+            if p.role != "fp":
+                s.update(arg, _INT)
+        elif blas.cblas and p.role == "info" and isinstance(arg.type, PointerType):
+            s.update_memory(arg, _ints(4))
         elif blas.cblas:
             if p.role != "fp":
                 s.update(arg, _INT)
         elif p.role == "fp":
             s.update_memory(arg, TypeTree({(0,): float_type(blas.kind)}))
         else:
-            s.update_memory(arg, _ints(1 if p.role in ("trans", "uplo") else int_bytes))
+            s.update_memory(arg, _ints(1 if p.role in LETTER_ROLES else int_bytes))
     for arg in call.args[len(blas.params()):]:
         if not isinstance(arg, Constant):
             s.update(arg, _INT)  # gfortran's hidden string lengths

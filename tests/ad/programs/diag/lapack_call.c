@@ -1,6 +1,6 @@
-// A LAPACK routine (here dpotrf_, a Cholesky factorisation) in differentiated code: no
-// derivative rule exists (LAPACK is out of scope), so enzcc must stop with a located
-// error naming the routine, not differentiate through an opaque call.
+// A LAPACK routine (here dpotrf_, a Cholesky factorisation) in reverse mode: its rule is
+// forward-mode only, so enzcc must stop with a located error naming the routine, not
+// differentiate through an opaque call.
 void dpotrf_(const char *uplo, const int *n, double *A, const int *lda, int *info);
 void __enzyme_autodiff(void *, ...);
 
