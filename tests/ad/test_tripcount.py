@@ -220,3 +220,45 @@ exit:
 }
 """)
     assert tc is None
+
+
+TRUNCATED_LOOP = """
+define void @f(ptr %p, i32 %lo, i32 %hi) {
+entry:
+  %start = START
+  br label %loop
+loop:
+  %i = phi i64 [ %start, %entry ], [ %i.next, %loop ]
+  %q = getelementptr double, ptr %p, i64 %i
+  store double 1.0, ptr %q
+  %i.next = add nsw i64 %i, 1
+  %narrow = trunc i64 %i.next to i32
+  %done = icmp eq i32 %narrow, BOUND
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+"""
+
+
+def test_truncated_counter_counts_in_the_narrow_type() -> None:
+    # LLVM's widened `int` counter tested as `trunc(i + 1) == hi + 1`: i = 5 .. 11
+    tc = count_of(TRUNCATED_LOOP.replace("START", "add i64 0, 0").replace("%start, %entry", "5, %entry")
+                  .replace("BOUND", "12"))
+    assert tc is not None and tc.exact and tc.constant() == 7
+    # only the low 32 bits of a constant start matter: 2^32 + 5 counts like 5
+    tc = count_of(TRUNCATED_LOOP.replace("%start, %entry", "4294967301, %entry").replace("START", "add i64 0, 0")
+                  .replace("BOUND", "12"))
+    assert tc is not None and tc.constant() == 7
+
+
+def test_truncated_counter_starts_at_the_extended_value() -> None:
+    tc = count_of(TRUNCATED_LOOP.replace("START", "sext i32 %lo to i64").replace("BOUND", "%hi"))
+    assert tc is not None and tc.exact and tc.on_next
+    assert tc.start.name == "lo" and tc.bound.name == "hi"  # type: ignore[attr-defined]
+
+
+def test_truncated_counter_of_a_wide_start_gives_no_count() -> None:
+    # the start's low bits would need an instruction the original does not have
+    tc = count_of(TRUNCATED_LOOP.replace("START", "load i64, ptr %p").replace("BOUND", "%hi"))
+    assert tc is None

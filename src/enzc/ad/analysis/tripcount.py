@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.dominators import DominatorTree
-from enzc.ir.instructions import BinaryOp, Br, Compare, Instruction, Phi, Select
+from enzc.ir.instructions import BinaryOp, Br, Cast, Compare, Instruction, Phi, Select
 from enzc.ir.loops import Loop
 from enzc.ir.types import I64, IntType
 from enzc.ir.values import ConstantInt, Value
@@ -230,7 +230,11 @@ def _increment(v: Value, loop: Loop) -> tuple[Phi, int] | None:
 
 
 def _induction(v: Value, loop: Loop, preheader, latch) -> tuple[Value, int, bool] | None:
-    """(start, step, on_next) if `v` is an affine header phi or its increment."""
+    """(start, step, on_next) if `v` is an affine header phi or its increment, or
+    such a value truncated (`trunc i64 %i.next to i32`, what LLVM leaves when it
+    widens an `int` counter whose bound is only known as an `int` at run time)."""
+    if isinstance(v, Cast) and v.opcode == "trunc":
+        return _truncated(v, loop, preheader, latch)
     on_next = False
     phi = v
     inc = _increment(v, loop)
@@ -251,3 +255,20 @@ def _induction(v: Value, loop: Loop, preheader, latch) -> tuple[Value, int, bool
     if _defined_in(start, loop):
         return None
     return start, step[1], on_next
+
+
+def _truncated(v: Cast, loop: Loop, preheader, latch) -> tuple[Value, int, bool] | None:
+    """A truncated induction variable counts like one of the narrow type whose start
+    is the wide start truncated: `trunc(s + k*step) == trunc(s) + k*step` modulo the
+    narrow width. Only starts already available narrow are used: a constant, or the
+    wide start's `sext`/`zext` operand."""
+    found = _induction(v.value, loop, preheader, latch)
+    if found is None:
+        return None
+    start, step, on_next = found
+    narrow = v.type
+    if isinstance(start, ConstantInt):
+        return ConstantInt(narrow, start.value), step, on_next  # type: ignore[arg-type]
+    if isinstance(start, Cast) and start.opcode in ("sext", "zext") and start.value.type == narrow:
+        return start.value, step, on_next
+    return None

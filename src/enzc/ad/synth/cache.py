@@ -16,7 +16,9 @@ Where the arrays live, so that a gradient call makes few allocations:
   (once per call) share one block, each at an offset aligned for its type. At
   `emit_frees` a block whose size is a compile-time constant becomes an entry
   `alloca` while the derivative's stack blocks stay within `STACK_BUDGET` bytes;
-  any other block is one `malloc`, freed on the reverse edge leaving its loop.
+  any other block is one `malloc`, freed on the reverse edge leaving its loop (in
+  a derivative run by an OpenMP team: a block of the thread's tape stack,
+  `tape_stack`, which keeps its pages from one gradient call to the next).
 - *arena*: the fixed-size arrays of a chunk below an outer loop (an inner count
   that depends on the outer index: a triangular loop) are allocated once per
   outer iteration, all those of one preheader together, from a bump arena of the
@@ -41,7 +43,7 @@ from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import Alloca, Call, Instruction, Load, Phi, Store
 from enzc.ir.libc import declare
 from enzc.ir.loops import Loop
-from enzc.ir.module import BasicBlock
+from enzc.ir.module import BasicBlock, Function
 from enzc.ir.types import I8, I64, PTR, ArrayType
 from enzc.ir.values import ConstantInt, Value
 
@@ -51,6 +53,7 @@ from enzc.ad.synth.cache_runtime import ARENA, HEADER, arena_alloc, arena_free, 
 from enzc.ad.synth.cache_report import CacheAllocation, describe
 from enzc.ad.synth.alias_scopes import DerivativeScopes
 from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.tape_stack import tape_alloc, tape_free
 from enzc.ad.synth.tape_stats import TapeCounter
 
 Count = TripCount | LargestCount
@@ -254,7 +257,7 @@ class CacheManager:
                 arena = self._arena(enclosing[0])
                 alloc = b.call(arena_alloc(self.gu.module), [arena, nbytes], name)
             else:
-                alloc = b.call(declare(self.gu.module, "malloc"), [nbytes], name)
+                alloc = b.call(self._block_alloc(), [nbytes], name)
             self.blocks[pb] = _Block(head, alloc, nbytes, alloc, bool(enclosing))  # type: ignore[arg-type]
             return alloc
         offset = _align_up(b, block.total, align)
@@ -265,6 +268,18 @@ class CacheManager:
         block.last = base
         block.bases.append(base)
         return base
+
+    def _block_alloc(self) -> Function:
+        """`malloc`, or in a team's derivative the thread's tape stack: each of its
+        blocks is freed on the same thread in the opposite order (the reverse team
+        replays the forward team's threads), and `malloc`'s per-thread arenas hand
+        a block's pages back to the kernel when it is freed, so every gradient call
+        faulted its tapes in again (3x the page faults of 2 threads at 4 threads on
+        2 cores in the Brusselator benchmark)."""
+        return tape_alloc(self.gu.module) if self.gu.parallel else declare(self.gu.module, "malloc")
+
+    def _block_free(self) -> Function:
+        return tape_free(self.gu.module) if self.gu.parallel else declare(self.gu.module, "free")
 
     def _arena(self, top: Loop) -> Alloca:
         """The arena of the loop nest `top`, emptied at its preheader."""
@@ -373,9 +388,10 @@ class CacheManager:
                                     "stack")
             else:
                 saved = gu.enter_context(gu.free_anchor(block.head), block.head.preheader)
-                gu.b.call(declare(gu.module, "free"), [gu.lookup(block.alloc)])
+                gu.b.call(self._block_free(), [gu.lookup(block.alloc)])
                 gu.leave_context(saved)
-                self._set_placement(block, f"once per call, in one malloc{_of_bytes(size)}", "malloc")
+                where = "a block of the thread's tape stack" if gu.parallel else "one malloc"
+                self._set_placement(block, f"once per call, in {where}{_of_bytes(size)}", "malloc")
 
     def finish(self, exit_block: BasicBlock) -> None:
         """`--enzc-tape-stats`: record the call's count before the derivative returns."""

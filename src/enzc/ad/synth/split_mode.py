@@ -98,9 +98,11 @@ class _Cut:
         self.seeds = seeds
         self.fields: list[tuple[Type, int]] = []
         """(type, alignment) of each tape field, in order."""
-        self.recursive = _recursive(split.function)
+        self.stacked = split.signature.parallel or _recursive(split.function)
         """Tapes from the tape stack (`tape_stack`): a recursion's calls cannot be inlined,
-        while LLVM removes the malloc'd tape of a pair inlined into its caller."""
+        while LLVM removes the malloc'd tape of a pair inlined into its caller; a
+        thread of an OpenMP team takes its tapes from its own stack instead of a
+        `malloc` arena that hands the pages back after every reverse pass."""
 
     # -- classification -------------------------------------------------------------------
     def _field(self, ty: Type, align: int | None = None) -> int:
@@ -193,7 +195,7 @@ class _Cut:
         tape: Value
         if self.fields:
             size = self.layout.alloc_size_of(tape_type)
-            alloc = tape_alloc(self.module) if self.recursive else declare(self.module, "malloc")
+            alloc = tape_alloc(self.module) if self.stacked else declare(self.module, "malloc")
             tape = b.call(alloc, [ConstantInt(I64, size)], "tape")
         else:
             tape = b.const_null(PTR)
@@ -262,7 +264,7 @@ class _Cut:
             index = b.load(I32, b.gep(tape_type, tape, [0, offsets[which]], "tape.ret"), "ret.taken")
             b.switch(index, self.seeds[0], [(ConstantInt(I32, k), s) for k, s in enumerate(self.seeds) if k])
         if self.fields:
-            free = tape_free(self.module) if self.recursive else declare(self.module, "free")
+            free = tape_free(self.module) if self.stacked else declare(self.module, "free")
             for block in self.reverse_blocks:
                 term = block.terminator
                 if isinstance(term, Ret):

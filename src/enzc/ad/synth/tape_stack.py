@@ -1,4 +1,5 @@
-"""Tapes of recursive functions from a per-thread stack that outlives the gradient call.
+"""Tapes of recursive functions and of OpenMP teams from a per-thread stack that
+outlives the gradient call.
 
 A tape is allocated by `augmented_g` and freed by `reverse_g`, nearly always in
 the opposite order of allocation. With `malloc` and `free` every call of a
@@ -8,10 +9,15 @@ recursion paid for both (FFT: about 130,000 tapes per gradient call, and
 stack of this thread (`@__enzc_tape_stack`, `thread_local`), each behind a
 16-byte header `{i64 previous block, i64 freed}`; `__enzc_tape_free(p)` marks its
 block freed and pops every freed block from the top, so blocks freed out of order
-are reclaimed once those above them are. Only functions that may call themselves
-use it (`split_mode`): LLVM removes the `malloc`'d tape of a pair it inlines into
-its caller, which these opaque calls prevent. (Cache blocks stay `malloc`'d: from
-the stack, GPT's reverse matmul loop ran its scalar fallback, not its vector body.)
+are reclaimed once those above them are. Functions that may call themselves use
+it for their tapes (`split_mode`): LLVM removes the `malloc`'d tape of a pair it
+inlines into its caller, which these opaque calls prevent. (Their cache blocks
+stay `malloc`'d: from the stack, GPT's reverse matmul loop ran its scalar
+fallback, not its vector body.) Derivatives run by an OpenMP team
+(`Signature.parallel`) take their tapes and cache blocks from it too: thread t
+of the reverse team frees, in the opposite order, what thread t of the forward
+team allocated, and `malloc`'s per-thread arenas gave the pages of those blocks
+back to the kernel after each reverse pass, to be faulted in again by the next.
 
 When a block does not fit, it comes from `malloc` (header `{-2, 0}`, given back
 by `free`) and its size is remembered: the next time the stack is empty it is
