@@ -341,6 +341,7 @@ INVALID = {
     "warn-stack-size-value": 'define void @f() "warn-stack-size"="-1" {\n  ret void\n}\n',
     "denormal-fp-math-value": 'define void @f() "denormal-fp-math"="ieee,IEEE" {\n  ret void\n}\n',
     "no-nans-fp-math-value": 'define void @f() "no-nans-fp-math"="1" {\n  ret void\n}\n',
+    "carriage-return-ends-comment": 'declare void @g() #0\n; Function Attrs: mustpr\r\rogress\nattributes #0 = { nounwind }\n',  # ll:4300048
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
 }
 
@@ -358,6 +359,7 @@ VALID = {
                                  "  %u = atomicrmw fmaximum ptr %p, double 0.0 seq_cst, align 8"),
     "known-string-attribute-values": ('define void @f() #0 {\n  ret void\n}\nattributes #0 = { "frame-pointer"="non-leaf" '
                                       '"warn-stack-size"="01" "denormal-fp-math"="preserve-sign," "no-nans-fp-math"="" }\n'),
+    "carriage-returns-as-whitespace": '; c\r\r@x = global i32 0\n\r\n@y = global i32 1\r\n',
     "loop-id": LOOP % ("!1", "!1 = distinct !{!1}\n"),
     "loop-id-not-self": LOOP % ("!1", "!1 = !{!\"x\"}\n"),
     "raw-nul-in-string": '@s = constant [3 x i8] c"a\0b"\n',

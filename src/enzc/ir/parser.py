@@ -188,6 +188,9 @@ class _ModuleReader:
             elif c == ";" and (cr := text.find("\r", pos, eol)) >= 0:
                 pos = cr + 1  # LLVM ends a comment at a carriage return too: read on after it
                 continue
+            elif c == "\r" and text[pos:eol].strip():
+                pos += 1  # a carriage return is whitespace to LLVM, not a line end (ll:4300048)
+                continue
             elif c == ";" or c == "\n" or c == "\r":
                 pieces.append("")
             elif c == "d" and text.startswith("define", pos) and not text[pos + 6 : pos + 7].isalnum():
