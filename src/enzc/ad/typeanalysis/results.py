@@ -40,7 +40,9 @@ class Segment:
 class CopyLayout:
     """What a memcpy/memmove moves. With a constant length, `segments` cover
     `[0, length)` and `period` is None; with a variable length the copy is
-    `length / period` repetitions of the `segments` pattern over `[0, period)`."""
+    `length / period` repetitions of the `segments` pattern over `[0, period)`,
+    or (`period` None) a prefix of `segments`, which then hold no floats and
+    cover all the copy can reach before the end of either object (`extents`)."""
 
     segments: tuple[Segment, ...]
     period: int | None
@@ -66,6 +68,8 @@ class Analysis(Protocol):
                 ret_tree: TypeTree | None = None) -> TypeResults: ...
 
     def call_site_results(self, fn: Function) -> TypeResults | None: ...
+
+    def copy_bound(self, call: CallBase) -> int | None: ...
 
 
 class TypeResults:
@@ -179,6 +183,10 @@ class TypeResults:
                 uniform = _uniform_lanes(memory)
                 if uniform is not None:
                     period, segments = uniform.stride, [Segment(0, uniform.stride, uniform)]
+        if not segments and period is not None and period <= 1:
+            bounded = self._bounded_copy(call, memory, what)
+            if bounded is not None:
+                return bounded
         if no_data is not None and period is None:
             segments = [Segment(s.offset, s.size, ANYTHING) if s.type.kind is Kind.UNKNOWN
                         and no_data(s.offset, s.size) else s for s in segments]
@@ -186,6 +194,22 @@ class TypeResults:
         if not segments:
             raise UnknownTypeError(f"cannot deduce the type of {what}", call, _HINT_COPY)
         return CopyLayout(tuple(segments), period)
+
+    def _bounded_copy(self, call: CallBase, memory: TypeTree, what: str) -> CopyLayout | None:
+        """A copy of a run-time length that no element type explains, typed over
+        all it can reach (`copy_bound`: `std::string` moves its characters with
+        `memcpy(.., .., size + 1)`). Only a layout without floats is returned: a
+        float that the run-time length may cut would need its own adjoint; None
+        when the bound is unknown."""
+        bound = self.analysis.copy_bound(call)
+        if bound is None or bound == 0:
+            return None
+        segments = memory_segments(memory, 0, bound)
+        _check_segments(segments, call, what + f" (at most {bound} bytes)")
+        if any(s.type.is_float for s in segments):
+            raise UnknownTypeError(f"cannot deduce the type of {what}: a run-time number of bytes of "
+                                   f"memory holding floating-point values", call, _HINT_COPY)
+        return CopyLayout(tuple(segments), None)
 
 
 _HINT_VALUE = ("load or store it through a pointer of its real type somewhere the analysis can "

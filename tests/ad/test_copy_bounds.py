@@ -1,0 +1,92 @@
+"""Copies of a run-time length bounded by the objects they stay inside (`extents`):
+what such a copy can reach is typed over that bound, and a bound that reaches a
+floating-point value (or no bound) keeps the located error."""
+
+import pytest
+
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
+from enzc.ad.typeanalysis.errors import UnknownTypeError
+from enzc.ad.typeanalysis.extents import object_extent
+
+from test_type_helpers import calls_to, module_from_c
+
+RECORD = r"""
+#include <string.h>
+struct Rec { char name[16]; double v; };
+__attribute__((noinline)) void set_name(struct Rec *r, const char *src, unsigned long n) {
+  memcpy(r->name, src, n);
+}
+"""
+
+
+def _set_name_copy(source: str) -> tuple[TypeAnalysis, object, object]:
+    m = module_from_c(RECORD + source)
+    fn = m.functions["set_name"]
+    ta = TypeAnalysis(m)
+    return ta, ta.analyze(fn), calls_to(fn, "llvm.memcpy")[0]
+
+
+def test_a_copy_from_a_small_local_char_array_moves_integers_only():
+    # every caller passes 8 local bytes: the copy cannot reach the double after
+    # the 16 name bytes of the destination
+    ta, res, copy = _set_name_copy("""
+double use(double x, const char *s, unsigned long n) {
+  char tmp[8];
+  for (int i = 0; i < 8; i++) tmp[i] = s[i];
+  struct Rec r; r.v = x;
+  set_name(&r, tmp, n);
+  return r.v * r.name[0];
+}
+""")
+    assert ta.copy_bound(copy) == 8
+    assert str(res.copy_layout(copy)) == "[0,8):Integer"
+
+
+def test_a_bound_that_reaches_a_double_keeps_the_error():
+    # the source is unbounded, the destination's record ends 24 bytes on, with
+    # its double at 16..24: the run-time length may reach it
+    ta, res, copy = _set_name_copy("""
+double use(double x, const char *s, unsigned long n) {
+  struct Rec r; r.v = x;
+  for (int i = 0; i < 16; i++) r.name[i] = s[i];
+  set_name(&r, s, n);
+  return r.v * r.name[0];
+}
+""")
+    assert ta.copy_bound(copy) == 24
+    with pytest.raises(UnknownTypeError, match="floating-point"):
+        res.copy_layout(copy)
+
+
+def test_no_bound_when_the_address_escapes():
+    ta, res, copy = _set_name_copy("""
+void (*volatile hook)(struct Rec *, const char *, unsigned long) = set_name;
+double use(double x, const char *s, unsigned long n) {
+  char tmp[8];
+  for (int i = 0; i < 8; i++) tmp[i] = s[i];
+  struct Rec r; r.v = x;
+  set_name(&r, tmp, n);
+  return r.v * r.name[0];
+}
+""")
+    assert ta.copy_bound(copy) is None
+    with pytest.raises(UnknownTypeError):
+        res.copy_layout(copy)
+
+
+def test_extents_of_heap_blocks_phis_and_offsets():
+    m = module_from_c(r"""
+#include <stdlib.h>
+char *pick(int c, unsigned long n) {
+  char *a = malloc(40), *b = malloc(24), *v = malloc(n);
+  char *p = c ? a + 8 : b;
+  p[0] = 1; v[0] = 2;
+  return c > 1 ? v : p;
+}
+""", "-O1")
+    seeds = TypeAnalysis(m).seeds
+    fn = m.functions["pick"]
+    phis = [i for i in fn.instructions() if i.opcode in ("phi", "select")]
+    by_text = {str(object_extent(i, seeds, m)) for i in phis}
+    assert "32" in by_text  # max(40 - 8, 24)
+    assert "None" in by_text  # a block of run-time size
