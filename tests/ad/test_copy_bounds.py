@@ -90,3 +90,51 @@ char *pick(int c, unsigned long n) {
     by_text = {str(object_extent(i, seeds, m)) for i in phis}
     assert "32" in by_text  # max(40 - 8, 24)
     assert "None" in by_text  # a block of run-time size
+
+
+# -- copies of big objects ------------------------------------------------------------------------
+
+from enzc.ad.typeanalysis.results import Segment, join_segments  # noqa: E402
+from enzc.ad.typeanalysis.typetree import CONFLICT, INTEGER, POINTER, UNKNOWN, float_type  # noqa: E402
+
+DOUBLE = float_type("double")
+
+
+def test_joined_segments_take_what_either_side_knows():
+    a = [Segment(0, 8, POINTER), Segment(8, 8, UNKNOWN), Segment(16, 16, DOUBLE)]
+    b = [Segment(0, 8, UNKNOWN), Segment(8, 8, INTEGER), Segment(16, 16, UNKNOWN)]
+    assert join_segments(a, b) == [Segment(0, 8, POINTER), Segment(8, 8, INTEGER), Segment(16, 16, DOUBLE)]
+
+
+def test_doubles_on_different_grids_conflict():
+    a = [Segment(0, 4, UNKNOWN), Segment(4, 8, DOUBLE)]
+    b = [Segment(0, 8, DOUBLE), Segment(8, 4, UNKNOWN)]
+    assert all(s.type == CONFLICT for s in join_segments(a, b))
+
+
+def test_segments_of_two_big_trees_survive_where_their_join_does_not():
+    # 100 integer bytes on one side, 100 others on the other (one entry per byte):
+    # their join has more entries than a tree keeps and loses its whole first level
+    from enzc.ad.typeanalysis.results import memory_segments
+    from enzc.ad.typeanalysis.typetree import TypeTree
+
+    d = TypeTree({(o,): INTEGER for o in range(100)} | {(104,): POINTER})
+    s = TypeTree({(o,): INTEGER for o in range(104, 200)} | {(0,): POINTER})
+    assert all(seg.type == UNKNOWN for seg in memory_segments(d.join(s), 0, 200))
+    joined = join_segments(memory_segments(d, 0, 200), memory_segments(s, 0, 200))
+    assert joined == [Segment(0, 8, POINTER), Segment(8, 92, INTEGER), Segment(100, 4, UNKNOWN),
+                      Segment(104, 8, POINTER), Segment(112, 88, INTEGER)]
+
+
+def test_a_lone_byte_of_a_declared_struct_is_an_integer_a_byte_array_says_nothing():
+    from enzc.ad.typeanalysis.offsets import declared_integers
+    from enzc.ir.datalayout import DataLayout
+    from enzc.ir.parser import parse_module
+
+    m = parse_module('%struct.S = type { ptr, i64, i8, [7 x i8], i64 }\n')
+    s = m.types["struct.S"]
+    layout = DataLayout.parse("e-m:e-i64:64-f80:128-n8:16:32:64-S128")
+    assert declared_integers(s, 16, 17, layout)  # a bool, or an empty member
+    assert not declared_integers(s, 17, 24, layout)  # a char array may hold anything
+    assert declared_integers(s, 8, 16, layout) and declared_integers(s, 24, 32, layout)
+    assert not declared_integers(s, 0, 8, layout)
