@@ -138,3 +138,15 @@ def test_a_lone_byte_of_a_declared_struct_is_an_integer_a_byte_array_says_nothin
     assert not declared_integers(s, 17, 24, layout)  # a char array may hold anything
     assert declared_integers(s, 8, 16, layout) and declared_integers(s, 24, 32, layout)
     assert not declared_integers(s, 0, 8, layout)
+
+
+def test_an_array_of_unknown_size_has_no_extent():
+    m = module_from_c(r"""
+extern double table[];
+extern double fixed[4];
+double *a(void) { return table; }
+double *b(void) { return fixed + 1; }
+""")
+    seeds = TypeAnalysis(m).seeds
+    assert object_extent(m.globals["table"], seeds, m) is None
+    assert object_extent(m.globals["fixed"], seeds, m) == 32

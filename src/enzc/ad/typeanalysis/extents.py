@@ -53,7 +53,7 @@ def _extent(ptr: Value, seeds: TypeSeeds, module: Module | None, depth: int,
         case Alloca():
             size = _alloca_size(base, seeds)
         case GlobalVariable():
-            size = seeds.alloc_size(base.value_type)
+            size = seeds.alloc_size(base.value_type) or None  # `extern T a[]` is `[0 x T]`
         case CallBase():
             size = _allocation_size(base, module)
         case Phi() | Select():
