@@ -15,7 +15,11 @@ CONFIGS = ["-O2 --enzc-ad-before-opt"]
 PROGRAMS = [p for p in discover("rev2") if p.name.startswith("cxx/") or p.name == "calls/returned_arguments"]
 
 # Program name -> why it fails today. Strict: remove an entry as soon as it passes.
-XFAIL: dict[str, str] = {}
+XFAIL: dict[str, str] = {
+    "cxx/unordered_map_string": "unoptimized libstdc++ calls std::string members defined in "
+                                "libstdc++.so (_M_dispose, _M_set_length, ...): located errors "
+                                "naming each external function",
+}
 
 
 def test_programs_found() -> None:

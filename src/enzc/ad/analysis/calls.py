@@ -56,10 +56,13 @@ INACTIVE_CXX_PREFIXES = (
     "_ZSt4endlI", "_ZSt5flushI", "_ZNKSt5ctypeIcE13_M_widen_init", "_ZSt16__throw_",
     "_ZSt17__throw_", "_ZSt18__throw_", "_ZSt19__throw_", "_ZSt20__throw_", "_ZSt21__throw_",
     "_ZSt24__throw_", "_ZSt25__throw_", "_ZSt28__throw_",
+    "_ZNKSt8__detail20_Prime_rehash_policy", "_ZSt11_Hash_bytes", "_ZSt15_Fnv_hash_bytes",
 )
 """libstdc++ output streams (`std::cout << x`: `std::ostream` members, `operator<<`,
-`endl`, `flush`) and `std::__throw_*`: they read program memory, write only the
-stream's own state, or never return."""
+`endl`, `flush`), `std::__throw_*`, and the hash tables' helpers
+(`std::unordered_map`: the rehash policy reads the float load factor and writes
+only its integer `_M_next_resize`; `_Hash_bytes` hashes key bytes): they read
+program memory, write only integer state of their own, or never return."""
 
 INACTIVE_LIBC = frozenset({
     "printf", "puts", "putchar", "fprintf", "fputs", "fputc", "fflush", "fwrite", "perror",

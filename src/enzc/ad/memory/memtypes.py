@@ -92,7 +92,7 @@ def copy_layout(gu: GradientState, call: CallBase) -> CopyLayout:
     """What `call` copies: from type analysis (bytes of a local object that nothing
     ever writes are uninitialized, no data), else from the buffers' element type."""
     try:
-        return gu.types.copy_layout(call, _no_data_in(gu, call.args[1]))
+        return gu.types.copy_layout(call, _no_data(gu, call))
     except TypeAnalysisError as err:
         elem = _agreed_element_type(gu, call)
         if elem is not None:
@@ -102,6 +102,23 @@ def copy_layout(gu: GradientState, call: CallBase) -> CopyLayout:
         if indexed is None:
             raise gu.error(call, err.reason, err.hint) from None
         return indexed
+
+
+def _no_data(gu: GradientState, call: CallBase):
+    """`no_data(offset, size)` for the bytes copied by `call`: no data at the source
+    (`_no_data_in`), or a declared integer field of the local object the
+    destination points into (what lands there is an integer, as at the source)."""
+    at_src = _no_data_in(gu, call.args[1])
+    located = alloca_offset(call.args[0], TypeSeeds(gu.layout))
+    if located is None:
+        return at_src
+    alloca, start = located
+
+    def no_data(offset: int, size: int) -> bool:
+        return (at_src is not None and at_src(offset, size)) \
+            or declared_integers(alloca.allocated_type, start + offset, start + offset + size, gu.layout)
+
+    return no_data
 
 
 def _no_data_in(gu: GradientState, src: Value):

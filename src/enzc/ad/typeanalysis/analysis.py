@@ -31,6 +31,7 @@ from enzc.ir.types import VoidType
 from enzc.ir.values import Argument, ConstantExpr, ConstantInt, Value
 
 from enzc.ad.typeanalysis.callers import caller_context
+from enzc.ad.typeanalysis.extents import object_extent
 from enzc.ad.typeanalysis.instruction_rules import apply_rule, constant_offset_base
 from enzc.ad.typeanalysis.offsets import TypeSeeds, parse_type_prefix, pointer_provenance
 from enzc.ad.typeanalysis.results import TypeResults
@@ -58,6 +59,7 @@ class TypeAnalysis:
         self._stack: list[FunctionState] = []
         self._globals: dict[GlobalVariable, TypeTree] = {}
         self._provenance: dict[Function, dict] = {}
+        self._copy_bounds: dict[CallBase, int | None] = {}
         self._contexts: dict[Function, int] = {}
         self._summaries: dict[Function, FunctionState] = {}
         self._by_call_sites: TypeAnalysis | None = None
@@ -111,6 +113,7 @@ class TypeAnalysis:
         self._cache = {k: r for k, r in self._cache.items() if k[0] is not fn}
         for memo in (self._provenance, self._contexts, self._summaries):
             memo.pop(fn, None)
+        self._copy_bounds.clear()  # a rewritten body may pass other pointers
         if self._by_call_sites is not None:
             self._by_call_sites.forget(fn)
 
@@ -208,6 +211,15 @@ class TypeAnalysis:
             state.update(a, tree)
         if not isinstance(call.type, VoidType):
             state.update(call, ret_out)
+
+    def copy_bound(self, call: CallBase) -> int | None:
+        """At most how many bytes the memcpy/memmove `call` can move: the smaller
+        extent of the objects its pointers point into (`extents`), None if unknown."""
+        if call not in self._copy_bounds:
+            found = [e for e in (object_extent(p, self.seeds, self.module) for p in call.args[:2])
+                     if e is not None]
+            self._copy_bounds[call] = min(found) if found else None
+        return self._copy_bounds[call]
 
     # -- globals and constant expressions ---------------------------------------------
     def global_memory(self, gv: GlobalVariable) -> TypeTree:

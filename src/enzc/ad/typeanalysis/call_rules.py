@@ -114,6 +114,9 @@ def _memtransfer(returns_dst: bool) -> Rule:
 
             def part(m: TypeTree) -> TypeTree:
                 return to_memory(m, length) if length <= _MEMCPY_EXPAND else m.window(0, length)
+        elif (bound := s.analysis.copy_bound(call)) is not None:
+            def part(m: TypeTree) -> TypeTree:
+                return m.window(0, bound)  # the copy cannot leave either object
         else:
             def part(m: TypeTree) -> TypeTree:
                 return m

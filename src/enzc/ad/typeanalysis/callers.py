@@ -69,10 +69,25 @@ def _sites_context(analysis: Analyzer, fn: Function, depth: int, visiting: froze
                    memo: dict[str, Context]) -> Context:
     module = analysis.module
     assert module is not None
+    sites = direct_call_sites(module, fn)
+    if sites is None:
+        return None
+    context: list[TypeTree] | None = None
+    for caller, call in sites:
+        outer = _context(analysis, caller.name or "", depth + 1, visiting, memo)
+        results = analysis.analyze(caller, outer)
+        trees = [results.tree_of(a) for a in call.args[: len(fn.args)]]
+        context = trees if context is None else [meet(a, b) for a, b in zip(context, trees)]
+    return context
+
+
+def direct_call_sites(module: Module, fn: Function) -> list[tuple[Function, CallBase]] | None:
+    """(caller, call) for every direct call of `fn` in original code, or None when
+    its address escapes (stored in a table, a function pointer global, passed on)."""
     name = fn.name or ""
     _materialize_callers(module, name)
     if _in_global_data(module, fn):
-        return None  # stored in a table, a function pointer global, llvm.used, ...
+        return None
     sites = []
     for use in fn.uses:
         call = use.user
@@ -84,13 +99,7 @@ def _sites_context(analysis: Analyzer, fn: Function, depth: int, visiting: froze
                 or module.get_function(caller.name or "") is not caller:
             continue  # AD's own functions, private copies of a function being differentiated
         sites.append((caller, call))
-    context: list[TypeTree] | None = None
-    for caller, call in sites:
-        outer = _context(analysis, caller.name or "", depth + 1, visiting, memo)
-        results = analysis.analyze(caller, outer)
-        trees = [results.tree_of(a) for a in call.args[: len(fn.args)]]
-        context = trees if context is None else [meet(a, b) for a, b in zip(context, trees)]
-    return context
+    return sites
 
 
 def _materialize_callers(module: Module, name: str) -> None:

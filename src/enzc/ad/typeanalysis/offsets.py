@@ -125,7 +125,8 @@ class TypeSeeds:
 def declared_scalar(t: Type, offset: int, layout: DataLayout, named: bool = False) -> tuple[Type, int] | None:
     """The scalar field of C type `t` (an alloca's or global's declared type) holding
     byte `offset`, and where it starts; integers only inside a named struct (clang's
-    type of a declaration); unions and byte arrays say nothing."""
+    type of a declaration, a lone `i8` too: no float fits in it, and clang gives
+    a `bool` and an empty member that type); unions and byte arrays say nothing."""
     match t:
         case NamedStructType() | StructType() if t.elements is not None and not is_union(t):
             try:
@@ -137,11 +138,13 @@ def declared_scalar(t: Type, offset: int, layout: DataLayout, named: bool = Fals
                     inner = declared_scalar(e, offset - off, layout, named or isinstance(t, NamedStructType))
                     return (inner[0], inner[1] + off) if inner is not None else None
             return None
+        case ArrayType(element=IntType(bits=8)):
+            return None
         case ArrayType(element=e):
             esize = layout.alloc_size_of(e)
             inner = declared_scalar(e, offset % esize, layout, named) if esize else None
             return (inner[0], inner[1] + offset - offset % esize) if inner is not None else None
-        case IntType(bits=b) if named and b % 8 == 0 and b > 8:
+        case IntType(bits=b) if named and b % 8 == 0:
             return t, 0
         case FloatType() | PointerType():
             return t, 0

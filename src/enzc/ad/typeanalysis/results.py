@@ -40,7 +40,9 @@ class Segment:
 class CopyLayout:
     """What a memcpy/memmove moves. With a constant length, `segments` cover
     `[0, length)` and `period` is None; with a variable length the copy is
-    `length / period` repetitions of the `segments` pattern over `[0, period)`."""
+    `length / period` repetitions of the `segments` pattern over `[0, period)`,
+    or (`period` None) a prefix of `segments`, which then hold no floats and
+    cover all the copy can reach before the end of either object (`extents`)."""
 
     segments: tuple[Segment, ...]
     period: int | None
@@ -66,6 +68,8 @@ class Analysis(Protocol):
                 ret_tree: TypeTree | None = None) -> TypeResults: ...
 
     def call_site_results(self, fn: Function) -> TypeResults | None: ...
+
+    def copy_bound(self, call: CallBase) -> int | None: ...
 
 
 class TypeResults:
@@ -171,6 +175,9 @@ class TypeResults:
         what = "the memory copied by this " + ("memmove" if "memmove" in name else "memcpy")
         if isinstance(length, ConstantInt):
             segments = memory_segments(memory, 0, length.value)
+            if any(seg.type.kind is Kind.UNKNOWN for seg in segments):
+                segments = join_segments(memory_segments(self.tree_of(dst).data0(), 0, length.value),
+                                         memory_segments(self.tree_of(src).data0(), 0, length.value))
             period = None
         else:
             period = multiple_of(length)
@@ -179,13 +186,32 @@ class TypeResults:
                 uniform = _uniform_lanes(memory)
                 if uniform is not None:
                     period, segments = uniform.stride, [Segment(0, uniform.stride, uniform)]
+        if not segments and period is not None and period <= 1:
+            bounded = self._bounded_copy(call, memory, what)
+            if bounded is not None:
+                return bounded
         if no_data is not None and period is None:
-            segments = [Segment(s.offset, s.size, ANYTHING) if s.type.kind is Kind.UNKNOWN
-                        and no_data(s.offset, s.size) else s for s in segments]
+            segments = _without_data(segments, no_data)
         _check_segments(segments, call, what)
         if not segments:
             raise UnknownTypeError(f"cannot deduce the type of {what}", call, _HINT_COPY)
         return CopyLayout(tuple(segments), period)
+
+    def _bounded_copy(self, call: CallBase, memory: TypeTree, what: str) -> CopyLayout | None:
+        """A copy of a run-time length that no element type explains, typed over
+        all it can reach (`copy_bound`: `std::string` moves its characters with
+        `memcpy(.., .., size + 1)`). Only a layout without floats is returned: a
+        float that the run-time length may cut would need its own adjoint; None
+        when the bound is unknown."""
+        bound = self.analysis.copy_bound(call)
+        if bound is None or bound == 0:
+            return None
+        segments = memory_segments(memory, 0, bound)
+        _check_segments(segments, call, what + f" (at most {bound} bytes)")
+        if any(s.type.is_float for s in segments):
+            raise UnknownTypeError(f"cannot deduce the type of {what}: a run-time number of bytes of "
+                                   f"memory holding floating-point values", call, _HINT_COPY)
+        return CopyLayout(tuple(segments), None)
 
 
 _HINT_VALUE = ("load or store it through a pointer of its real type somewhere the analysis can "
@@ -264,6 +290,61 @@ def memory_segments(memory: TypeTree, offset: int, size: int) -> list[Segment]:
         _append(out, Segment(pos, n, t))
         pos += n
     return out
+
+
+_BYTEWISE_LIMIT = 4096
+"""Unknown runs up to this size are asked about byte by byte (`_without_data`)."""
+
+
+def _without_data(segments: list[Segment], no_data: Callable[[int, int], bool]) -> list[Segment]:
+    """Unknown bytes for which `no_data` says they carry no data become Anything;
+    a run is asked about byte by byte (a struct's integer fields beside a byte
+    array that nothing types), a longer one as a whole."""
+    out: list[Segment] = []
+    for seg in segments:
+        if seg.type.kind is not Kind.UNKNOWN:
+            _append(out, seg)
+        elif seg.size > _BYTEWISE_LIMIT:
+            _append(out, Segment(seg.offset, seg.size, ANYTHING) if no_data(seg.offset, seg.size) else seg)
+        else:
+            for pos in range(seg.offset, seg.offset + seg.size):
+                _append(out, Segment(pos, 1, ANYTHING if no_data(pos, 1) else UNKNOWN))
+    return out
+
+
+def join_segments(a: list[Segment], b: list[Segment]) -> list[Segment]:
+    """The segments of two views of the same bytes, joined piece by piece.
+
+    Joining two big type trees first can lose them whole (a tree keeps at most
+    `MAX_ENTRIES` entries, and an object of more than 128 integer bytes has one
+    entry per byte: Eigen copies 152-byte `Block` objects). A float segment that
+    one side's floats do not tile (a double at offset 4 against one at 0)
+    becomes Conflict."""
+    cuts = sorted({0} | {s.offset for s in a + b} | {s.offset + s.size for s in a + b})
+    out: list[Segment] = []
+    for lo, hi in zip(cuts, cuts[1:]):
+        t = _type_at(a, lo).join(_type_at(b, lo))
+        _append(out, Segment(lo, hi - lo, t))
+    return [Segment(seg.offset, seg.size, CONFLICT) if seg.type.is_float and not _tiled(seg, a + b) else seg
+            for seg in out]
+
+
+def _type_at(segments: list[Segment], pos: int) -> BaseType:
+    return next((s.type for s in segments if s.offset <= pos < s.offset + s.size), UNKNOWN)
+
+
+def _tiled(seg: Segment, sides: list[Segment]) -> bool:
+    """Whether float segment `seg` is whole elements, and so is every float
+    segment of either side that overlaps it, on the same grid."""
+    stride = seg.type.stride
+    if seg.size % stride:
+        return False
+    for s in sides:
+        if s.type.is_float and s.offset < seg.offset + seg.size and seg.offset < s.offset + s.size:
+            inside = seg.offset <= s.offset and s.offset + s.size <= seg.offset + seg.size
+            if s.type != seg.type or not inside or (s.offset - seg.offset) % stride or s.size % stride:
+                return False
+    return True
 
 
 def _overlaps(heads: dict[int, BaseType], pos: int, n: int, t: BaseType) -> bool:

@@ -43,6 +43,9 @@ class Driver(Protocol):
 
     def global_memory(self, gv: GlobalVariable) -> TypeTree: ...
 
+    def copy_bound(self, call: CallBase) -> int | None:
+        """At most how many bytes a memcpy/memmove of a run-time length moves."""
+
     def constant_expr_tree(self, state: FunctionState, ce: ConstantExpr) -> TypeTree: ...
 
     def constant_expr_backward(self, state: FunctionState, ce: ConstantExpr, tree: TypeTree) -> None: ...
