@@ -16,7 +16,12 @@ Where the arrays live, so that a gradient call makes few allocations:
   (once per call) share one block, each at an offset aligned for its type. At
   `emit_frees` a block whose size is a compile-time constant becomes an entry
   `alloca` while the derivative's stack blocks stay within `STACK_BUDGET` bytes;
-  any other block is one `malloc`, freed on the reverse edge leaving its loop.
+  any other block comes from the per-thread tape stack (`tape_stack`), given back
+  on the reverse edge leaving its loop. The stack outlives the gradient call, so
+  the next call finds its memory mapped: with `malloc`/`free` a large tape went
+  back to the system at the end of every call (glibc trims the heap top) and each
+  call paid a page fault per 4 KiB of tape (GPT: a quarter of the gradient's time
+  at the smallest size).
 - *arena*: the fixed-size arrays of a chunk below an outer loop (an inner count
   that depends on the outer index: a triangular loop) are allocated once per
   outer iteration, all those of one preheader together, from a bump arena of the
@@ -52,6 +57,7 @@ from enzc.ad.synth.cache_report import CacheAllocation, describe
 from enzc.ad.synth.alias_scopes import DerivativeScopes
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.tape_stats import TapeCounter
+from enzc.ad.synth.tape_stack import tape_alloc, tape_free
 
 Count = TripCount | LargestCount
 """How an array's inner dimension is sized: a loop's count, or its largest over outer iterations."""
@@ -88,7 +94,7 @@ class _Block:
     head: Loop
     """The loop at whose preheader the block is allocated (freed when its reverse is left)."""
     alloc: Call
-    """`malloc(total)` or `__enzc_arena_alloc(arena, total)`; its last argument is patched."""
+    """`__enzc_tape_alloc(total)` or `__enzc_arena_alloc(arena, total)`; its last argument is patched."""
     total: Value
     """Bytes of all arrays so far (i64, computed before `alloc`)."""
     last: Instruction
@@ -254,7 +260,7 @@ class CacheManager:
                 arena = self._arena(enclosing[0])
                 alloc = b.call(arena_alloc(self.gu.module), [arena, nbytes], name)
             else:
-                alloc = b.call(declare(self.gu.module, "malloc"), [nbytes], name)
+                alloc = b.call(tape_alloc(self.gu.module), [nbytes], name)
             self.blocks[pb] = _Block(head, alloc, nbytes, alloc, bool(enclosing))  # type: ignore[arg-type]
             return alloc
         offset = _align_up(b, block.total, align)
@@ -338,8 +344,8 @@ class CacheManager:
 
     # -- end of the reverse pass ---------------------------------------------------------
     def emit_frees(self) -> None:
-        """Free the growing caches, the arenas and the heap blocks on the edges leaving
-        the reverse of their loops; put small constant-size blocks on the stack."""
+        """Free the growing caches, the arenas and the tape-stack blocks on the edges
+        leaving the reverse of their loops; put small constant-size blocks on the stack."""
         gu = self.gu
         done = 0
         while done < len(self.growing):  # (a lookup may add caches)
@@ -373,9 +379,9 @@ class CacheManager:
                                     "stack")
             else:
                 saved = gu.enter_context(gu.free_anchor(block.head), block.head.preheader)
-                gu.b.call(declare(gu.module, "free"), [gu.lookup(block.alloc)])
+                gu.b.call(tape_free(gu.module), [gu.lookup(block.alloc)])
                 gu.leave_context(saved)
-                self._set_placement(block, f"once per call, in one malloc{_of_bytes(size)}", "malloc")
+                self._set_placement(block, f"once per call, in one block of the tape stack{_of_bytes(size)}", "tape")
 
     def finish(self, exit_block: BasicBlock) -> None:
         """`--enzc-tape-stats`: record the call's count before the derivative returns."""
@@ -400,7 +406,7 @@ class CacheManager:
         gu.leave_context(saved)
 
     def _to_stack(self, block: _Block) -> None:
-        """Replace the block's `malloc` by an entry `alloca` of its constant size.
+        """Replace the block's `__enzc_tape_alloc` by an entry `alloca` of its constant size.
 
         The reverse pass then addresses the arrays from the alloca itself (a new
         GEP of it at each use, spilled pointers included): in split mode that makes

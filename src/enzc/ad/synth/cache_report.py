@@ -1,13 +1,13 @@
 """What `--enzc-print-cache` says about each cache: the value, its size, the
 formula of its bytes and where it lives, so a user can see what the tape costs.
 
-    ; diffe_f: 2 cached values; per call: 1 malloc'd block(s)
-    ;   %mul.cache: double (8 bytes) x n(%for.body) = 8*n(%for.body) bytes, allocated once per call, in one malloc (shared with 1 other cache)
+    ; diffe_f: 2 cached values; per call: 1 tape-stack block(s)
+    ;   %mul.cache: double (8 bytes) x n(%for.body) = 8*n(%for.body) bytes, allocated once per call, in one block of the tape stack (shared with 1 other cache)
     ;     where n(%for.body) = iterations from 0 step 1 while the counter slt %n (exact)
 
 A count that is only an upper bound says so; a cache whose outer loop has no
 count grows geometrically (`realloc`) from 16 entries. The placements are those
-of `cache.CacheManager` (stack block, malloc'd block, arena piece, growing).
+of `cache.CacheManager` (stack block, tape-stack block, arena piece, growing).
 """
 
 from __future__ import annotations
@@ -102,12 +102,12 @@ def _count_text(gu: GradientUtils, tc: TripCount) -> str:
 
 def report(function_name: str, values: int, allocations: list[CacheAllocation]) -> str:
     """The text `--enzc-print-cache` prints for one derivative."""
-    kinds: dict[str, dict[object, int]] = {"stack": {}, "malloc": {}, "arena": {}, "growing": {}, "slot": {}}
+    kinds: dict[str, dict[object, int]] = {"stack": {}, "tape": {}, "arena": {}, "growing": {}, "slot": {}}
     for a in allocations:
         kinds[a.kind][a.block if a.kind not in ("growing", "slot") else a.value] = a.block_bytes or 0
     stack_bytes = sum(kinds["stack"].values())
     parts = [f"{len(kinds['stack'])} stack block(s) ({stack_bytes} bytes)" if kinds["stack"] else "",
-             f"{len(kinds['malloc'])} malloc'd block(s)" if kinds["malloc"] else "",
+             f"{len(kinds['tape'])} tape-stack block(s)" if kinds["tape"] else "",
              f"{len(kinds['arena'])} arena piece(s) per outer iteration" if kinds["arena"] else "",
              f"{len(kinds['growing'])} growing array(s)" if kinds["growing"] else "",
              f"{len(kinds['slot'])} stack slot(s)" if kinds["slot"] else ""]

@@ -1,4 +1,4 @@
-"""Tapes of recursive functions from a per-thread stack that outlives the gradient call.
+"""Tapes of recursive functions, and cache blocks, from a per-thread stack that outlives the call.
 
 A tape is allocated by `augmented_g` and freed by `reverse_g`, nearly always in
 the opposite order of allocation. With `malloc` and `free` every call of a
@@ -9,17 +9,23 @@ stack of this thread (`@__enzc_tape_stack`, `thread_local`), each behind a
 16-byte header `{i64 previous block, i64 freed}`; `__enzc_tape_free(p)` marks its
 block freed and pops every freed block from the top, so blocks freed out of order
 are reclaimed once those above them are. Only functions that may call themselves
-use it (`split_mode`): LLVM removes the `malloc`'d tape of a pair it inlines into
-its caller, which these opaque calls prevent. (Cache blocks stay `malloc`'d: from
-the stack, GPT's reverse matmul loop ran its scalar fallback, not its vector body.)
+take their tape structs from it (`split_mode`): LLVM removes the `malloc`'d tape of
+a pair it inlines into its caller, which these opaque calls prevent. Every
+derivative's once-per-call cache blocks come from it too (`cache`): freed
+with `free`, a large tape went back to the system at the end of each gradient
+call (glibc trims the top of the heap) and the next call page-faulted it in
+again. (Before the alias scopes, `alias_scopes.py`, GPT's reverse matmul loop
+ran its scalar fallback with cache blocks from the stack; with them it
+vectorizes as with `malloc`.)
 
 When a block does not fit, it comes from `malloc` (header `{-2, 0}`, given back
 by `free`) and its size is remembered: the next time the stack is empty it is
 replaced by one large enough for all of it, so from the second gradient call on a
 derivative's whole tape lives in the stack. The stack stays allocated (it is the
-most tape one call of the thread used). A block of another thread's stack (a
-user passing a tape between threads) is left alone: never marked freed, its
-owner's stack does not pop below it (its memory is not reused, nothing breaks).
+most tape one call of the thread used; a thread that exits leaves it behind). A
+block of another thread's stack (a user passing a tape between threads) is left
+alone: never marked freed, its owner's stack does not pop below it (its memory is
+not reused, nothing breaks).
 """
 
 from __future__ import annotations
