@@ -190,3 +190,19 @@ def test_cache_blocks_outlive_the_call(tmp_path: Path) -> None:
     assert "; diffe_chain: 1 cached values; per call: 1 tape-stack block(s)\n" in report
     out = subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60).stdout
     assert out.splitlines()[0] == "mallocs in repeated calls: 0"
+
+
+def test_invariant_caches_are_stored_once_per_run_of_the_middle_loop(tmp_path: Path) -> None:
+    """store_once.c: `in[r][i]` cached per (r, i) in `for r / for o / for i` is stored
+    by one iteration of `o` only (the inner loop is versioned: the forward pass has
+    one copy of it without the cache stores). Not where the inner count depends on
+    `o` (`tri`: later iterations reach slots the first one did not)."""
+    module, report, _ = build([PROGRAMS / "store_once.c"], tmp_path, "--enzc-print-cache")
+    sections = dict(re.findall(r"^; (split_\w+) .*?\n((?:;  .*\n?)*)", report, re.M))
+    once = "stored only by the first iteration of"
+    assert sections["split_blocked"].count(once) == 2  # rows r and r + 1
+    assert sections["split_late"].count(once) == 1
+    assert once not in sections["split_tri"] and "the same in every iteration of" in sections["split_tri"]
+    blocked = body(module, "augmented_blocked")
+    again = re.findall(r"^[\w.]+\.again:\n(.*?)\n(?:\n|})", blocked, re.M | re.S)
+    assert len(again) == 1 and "load double" in again[0] and "store" not in again[0]

@@ -85,6 +85,10 @@ class Cache:
     """Bytes of one iteration of loops[0] (growing caches: for the byte count)."""
     heap_header: bool = False
     """A growing cache whose header is malloc'd (allocated per outer iteration)."""
+    store: Store | None = None
+    """The forward store into the cache (`store_once` may version its loop)."""
+    report: int = -1
+    """Index of the cache's entry in `CacheStats.allocations`."""
 
 
 @dataclass(eq=False)
@@ -235,6 +239,7 @@ class CacheManager:
             self.blocks[pb].allocations.append(len(self.stats.allocations))
         self._emit_store(cache)
         largest = {L: c for L, c in zip(loops, counts) if isinstance(c, LargestCount)}
+        cache.report = len(self.stats.allocations)
         self.stats.allocations.append(describe(gu, value, loops, cache.growing, placement, invariant, largest))
         return cache
 
@@ -324,7 +329,13 @@ class CacheManager:
         ivs = [gu.loop_state(L).iv for L in cache.loops]
         index = _linear(b, ivs, cache.strides)
         slot = b.gep(value.type, data, [index], "cache.slot")
-        self.scope.tag_slot(b.store(value, slot))  # type: ignore[arg-type]
+        cache.store = b.store(value, slot)  # type: ignore[assignment]
+        self.scope.tag_slot(cache.store)  # type: ignore[arg-type]
+
+    def note_stored_once(self, cache: Cache, outer: str) -> None:
+        """`--enzc-print-cache`: the cache is stored in one iteration of loop `outer` only."""
+        allocs = self.stats.allocations
+        allocs[cache.report] = allocs[cache.report].stored_once_in(outer)
 
     # -- use -------------------------------------------------------------------------------
     def load(self, value: Instruction) -> Value:

@@ -39,17 +39,22 @@ class CacheAllocation:
     """`n(header) = ...` definitions of the counts used."""
 
     kind: str = "growing"
-    """Where the memory comes from: `stack`, `malloc`, `arena` or `growing`."""
+    """Where the memory comes from: `stack`, `tape`, `arena`, `growing` or `slot`."""
     block: int = -1
     """Number of the shared block (stack, malloc, arena piece) the array is in."""
     block_bytes: int | None = None
     """Constant size of that block, when it has one."""
     invariant: tuple[str, ...] = ()
     """Loops the value is in but does not vary in (`loop_variance`): not indexed."""
+    stored_once: str = ""
+    """The loop only whose first iteration reaching the store stores it (`store_once`)."""
 
     def placed(self, where: str, kind: str, block: int, block_bytes: int | None) -> CacheAllocation:
         """This array, now that its placement is decided."""
         return replace(self, where=where, kind=kind, block=block, block_bytes=block_bytes)
+
+    def stored_once_in(self, loop: str) -> CacheAllocation:
+        return replace(self, stored_once=loop)
 
     def lines(self) -> list[str]:
         size = "*".join([str(self.elem_bytes), *self.dims])
@@ -58,7 +63,8 @@ class CacheAllocation:
         shape = f" x {' x '.join(self.dims)}" if self.dims else ", one slot"
         head = f"{self.value}.cache: {self.type} ({self.elem_bytes} {unit}){shape}"
         same = f"; the same in every iteration of {', '.join(self.invariant)}" if self.invariant else ""
-        return [f"{head} = {size} bytes, {how}{same}", *(f"  where {c}" for c in self.counts)]
+        once = f", stored only by the first iteration of {self.stored_once} that reaches it" if self.stored_once else ""
+        return [f"{head} = {size} bytes, {how}{same}{once}", *(f"  where {c}" for c in self.counts)]
 
 
 def describe(gu: GradientUtils, value: Value, loops: list[Loop], outer_growing: bool, where: str,
