@@ -87,6 +87,10 @@ class Cache:
     """A growing cache whose header is malloc'd (allocated per outer iteration)."""
     store: Store | None = None
     """The forward store into the cache (`store_once` may version its loop)."""
+    index: list[Loop] = field(default_factory=list)
+    """Every loop whose iteration number indexes the cache (`loops` is the innermost of them)."""
+    allocated_in: list[Loop] = field(default_factory=list)
+    """The loops around the array's allocation (a new array per iteration of the last)."""
     report: int = -1
     """Index of the cache's entry in `CacheStats.allocations`."""
 
@@ -234,7 +238,7 @@ class CacheManager:
             nbytes = _mul(b, head_count.emit(b, gu.new_value), row, "cache.bytes")
             base = self._place(b, pb, place, nbytes, gu.layout.abi_align(value.type), enclosing, name)
             self.stats.fixed += 1
-            cache = Cache(value, loops, base, False, strides)
+            cache = Cache(value, loops, base, False, strides, index=index, allocated_in=enclosing)
             placement = ""  # decided at emit_frees
             self.blocks[pb].allocations.append(len(self.stats.allocations))
         self._emit_store(cache)

@@ -13,7 +13,8 @@ reaches it (a flag reset at `o`'s preheader), the stripped copy every other time
 That is only right when every iteration of `o` that runs `i` stores the same slots,
 so a loop is versioned only when:
 
-- the value's innermost loop `i` is indexed, its parent `o` is not;
+- the value's innermost loop `i` indexes the cache, its parent `o` does not, and
+  the array is allocated outside `o` (not a new one per iteration of `o`);
 - `i` is one block (its header is its latch and only exit) entered from a preheader
   that branches only to it, and its exit block is entered from it alone: the store
   runs in every iteration of `i`;
@@ -60,9 +61,11 @@ def _repeating_loop(gu: GradientUtils, cache: Cache) -> Loop | None:
     if cache.growing or not cache.loops or store is None or store.parent is None or cache.value.parent is None:
         return None  # (a value `sincos` replaced is gone)
     loops = gu.loops_of_new(cache.value)  # type: ignore[arg-type]
-    if len(loops) < 2 or loops[-1] not in cache.loops or loops[-2] in cache.loops:
+    if len(loops) < 2 or loops[-1] not in cache.index or loops[-2] in cache.index:
         return None
     inner, outer = loops[-1], loops[-2]
+    if outer in cache.allocated_in:
+        return None  # a new array per iteration of `outer`: each must be filled
     tc = gu.trip_count(inner)
     if tc is None or not tc.exact or outer.preheader is None:
         return None

@@ -4,7 +4,9 @@
 // (`synth/store_once.py`). `tri`'s inner count depends on `o` (o = 0 visits two
 // slots of five): storing once there would lose slots, so it stores every time. `late`
 // skips the inner loop in the first iteration of `o`: the second one, which runs it,
-// stores. Checked against central finite differences.
+// stores. `counted` loads its inner count inside `o` under a condition, so each
+// iteration of `o` gets an array of its own: all are stored. Checked against
+// central finite differences.
 // tol: rel=1e-6 abs=1e-9
 // grads: 35
 #include <math.h>
@@ -57,18 +59,38 @@ __attribute__((noinline)) static void late(double *out, const double *in, const 
         }
 }
 
+/* The inner count is loaded inside o, under a condition (not hoistable): the cache
+ * is a new array per iteration of o, and each one must be stored. */
+__attribute__((noinline)) static void counted(double *out, const double *in, const double *w,
+                                              const int *len, int rows, int nout) {
+    for (int r = 0; r < rows; r++)
+        for (int o = 0; o < nout; o++) {
+            double s = 0.5;
+            if (w[o * NIN] > -1.0) {
+                int n = len[r];
+                for (int i = 0; i < n; i++)
+                    s += in[r * NIN + i] * in[r * NIN + i] * w[o * NIN + i];
+            }
+            out[r * nout + o] = s;
+        }
+}
+
+static const int lengths[ROWS] = {5, 3, 4, 2};
+
 static double objective(const double *x, const double *w) {
     double *tmp = malloc(sizeof(double) * NX), *out = malloc(sizeof(double) * ROWS * NOUT);
     double total = 0;
-    for (int pass = 0; pass < 3; pass++) {
+    for (int pass = 0; pass < 4; pass++) {
         for (int k = 0; k < NX; k++)
             tmp[k] = cos(x[k] + pass);
         if (pass == 0)
             blocked(out, tmp, w, ROWS, NIN, NOUT);
         else if (pass == 1)
             tri(out, tmp, w, ROWS, NIN, NOUT);
-        else
+        else if (pass == 2)
             late(out, tmp, w, ROWS, NIN, NOUT);
+        else
+            counted(out, tmp, w, lengths, ROWS, NOUT);
         for (int k = 0; k < NX; k++)
             tmp[k] = out[k % (ROWS * NOUT)] * x[k]; /* tmp overwritten: the kernels' loads are taped */
         for (int k = 0; k < NX; k++)
