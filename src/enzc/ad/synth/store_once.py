@@ -58,9 +58,12 @@ def _repeating_loop(gu: GradientUtils, cache: Cache) -> Loop | None:
     """The parent loop of the cached value's innermost loop when the cache is indexed
     by the innermost loop but not by the parent (each parent iteration stores again)."""
     store = cache.store
-    if cache.growing or not cache.loops or store is None or store.parent is None or cache.value.parent is None:
+    value = cache.value
+    if cache.growing or not cache.index or store is None or store.parent is None:
+        return None
+    if not isinstance(value, Instruction) or value.parent not in gu.block_map:
         return None  # (a value `sincos` replaced is gone)
-    loops = gu.loops_of_new(cache.value)  # type: ignore[arg-type]
+    loops = gu.loops_of_new(value)
     if len(loops) < 2 or loops[-1] not in cache.index or loops[-2] in cache.index:
         return None
     inner, outer = loops[-1], loops[-2]
