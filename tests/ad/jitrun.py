@@ -29,7 +29,8 @@ def compile_ir(text: str):
     import llvmlite.binding as llvm
 
     initialize_llvm()
-    text = text.replace("@__enzc_tape_stack = internal thread_local global", "@__enzc_tape_stack = internal global")
+    text = text.replace("@__enzc_tape_stack = linkonce_odr thread_local global",
+                        "@__enzc_tape_stack = linkonce_odr global")
     module = llvm.parse_assembly(text)
     module.verify()
     machine = llvm.Target.from_default_triple().create_target_machine()

@@ -5,7 +5,10 @@ the opposite order of allocation. With `malloc` and `free` every call of a
 recursion paid for both (FFT: about 130,000 tapes per gradient call, and
 `malloc_consolidate` in the objective's next `malloc`).
 `__enzc_tape_alloc(bytes)` hands out 16-byte aligned blocks from the top of a
-stack of this thread (`@__enzc_tape_stack`, `thread_local`), each behind a
+stack of this thread (`@__enzc_tape_stack`, `thread_local`, `linkonce_odr` so
+that no module-level "PIE Level" turns its accesses into local-exec TLS, which a
+shared library cannot link: merged with a PIE static archive, `enzcc -shared`
+failed; its accesses are initial-exec there), each behind a
 16-byte header `{i64 previous block, i64 freed}`; `__enzc_tape_free(p)` marks its
 block freed and pops every freed block from the top, so blocks freed out of order
 are reclaimed once those above them are. Only functions that may call themselves
@@ -52,7 +55,7 @@ def _stack(module: Module) -> GlobalVariable:
     g = module.globals.get(STACK_GLOBAL)
     if g is None:
         g = module.add_global(STACK_GLOBAL, STACK, zeroinitializer(STACK))
-        g.linkage.words = ["internal", "thread_local"]
+        g.linkage.words = ["linkonce_odr", "thread_local"]
     return g
 
 
