@@ -8,7 +8,8 @@ recursion paid for both (FFT: about 130,000 tapes per gradient call, and
 stack of this thread (`@__enzc_tape_stack`, `thread_local`, `linkonce_odr` so
 that no module-level "PIE Level" turns its accesses into local-exec TLS, which a
 shared library cannot link: merged with a PIE static archive, `enzcc -shared`
-failed; its accesses are initial-exec there), each behind a
+failed; its accesses are initial-exec there; libraries built by enzcc may share
+one, its layout being the same), each behind a
 16-byte header `{i64 previous block, i64 freed}`; `__enzc_tape_free(p)` marks its
 block freed and pops every freed block from the top, so blocks freed out of order
 are reclaimed once those above them are. Only functions that may call themselves
