@@ -37,9 +37,9 @@ def calls(text: str, callee: str) -> int:
     return len(re.findall(rf"call [^\n]*@{re.escape(callee)}\(", text))
 
 
-def cache_mallocs(text: str) -> int:
-    """malloc calls that allocate caches (named `<value>.cache...`), not the program's own."""
-    return len(re.findall(r"%\"?[\w.]*\.cache[\w.]*\"? = call [^\n]*@malloc\(", text))
+def cache_blocks(text: str) -> int:
+    """Tape-stack allocations of caches (named `<value>.cache...`), not the program's own."""
+    return len(re.findall(r"%\"?[\w.]*\.cache[\w.]*\"? = call [^\n]*@__enzc_tape_alloc\(", text))
 
 
 def test_constant_size_caches_live_on_the_stack(tmp_path: Path) -> None:
@@ -49,6 +49,7 @@ def test_constant_size_caches_live_on_the_stack(tmp_path: Path) -> None:
     module, report, _ = build([PROGRAMS / "flag_loop.c"], tmp_path, "--enzc-print-cache")
     d = body(module, "diffe_proj")
     assert calls(d, "malloc") == calls(d, "realloc") == calls(d, "free") == 0
+    assert calls(d, "__enzc_tape_alloc") == calls(d, "__enzc_tape_free") == 0
     assert re.search(r"where n\(%\w+\) = 2 \(exit test evaluated at compile time, exact\)", report)
     assert "per call: 1 stack block(s) (48 bytes)" in report
     sizes = sorted(int(n) for n in re.findall(r"alloca \[(\d+) x i8\], align 16", d))
@@ -56,29 +57,30 @@ def test_constant_size_caches_live_on_the_stack(tmp_path: Path) -> None:
 
 
 def test_per_iteration_chunks_come_from_the_arena(tmp_path: Path) -> None:
-    """A triangular loop: one malloc for the once-per-call block, and the inner
-    chunks from one arena allocation site (no malloc per outer iteration)."""
+    """A triangular loop: one tape-stack block for the once-per-call arrays, and the
+    inner chunks from one arena allocation site (no malloc per outer iteration)."""
     module, report, _ = build([PROGRAMS / "triangular.c"], tmp_path, "--enzc-print-cache")
     d = body(module, "diffe_tri")
-    assert calls(d, "malloc") == cache_mallocs(d) == 1 and calls(d, "free") == 1
+    assert calls(d, "malloc") == calls(d, "free") == 0
+    assert cache_blocks(d) == 1 and calls(d, "__enzc_tape_free") == 1
     assert calls(d, "__enzc_arena_alloc") == 1 and calls(d, "__enzc_arena_free") == 1
     assert "allocated per iteration of loop" in report and "of the loop nest's arena" in report
 
 
-def test_caches_of_one_preheader_share_one_malloc(tmp_path: Path) -> None:
+def test_caches_of_one_preheader_share_one_block(tmp_path: Path) -> None:
     """ADBench LSTM: 16 caches under the time loop were 16 growing arrays (32
     mallocs and reallocs per call); the loop's count is now known and they share
-    one malloc."""
+    one block of the tape stack."""
     sources = [ADBENCH / f for f in ("lstm_ad.c", "lstm.c", "lstm_main.c", "adbench.c")]
     module, report, _ = build(sources, tmp_path, "--enzc-print-cache")
     d = body(module, "diffe_lstm_objective")
-    assert cache_mallocs(d) == 1 and calls(d, "__enzc_cache_grow") == calls(d, "realloc") == 0
-    assert "; diffe_lstm_objective: 16 cached values; per call: 1 malloc'd block(s)\n" in report
+    assert cache_blocks(d) == 1 and calls(d, "__enzc_cache_grow") == calls(d, "realloc") == 0
+    assert "; diffe_lstm_objective: 16 cached values; per call: 1 tape-stack block(s)\n" in report
 
 
 def test_tape_stats_count_the_formula_bytes(tmp_path: Path) -> None:
     """many_calls: call k caches y once per iteration of a loop of m = 5 + k % 7
-    iterations (8*m bytes in one malloc); 2000 calls."""
+    iterations (8*m bytes in one block); 2000 calls."""
     _, _, exe = build([PROGRAMS / "many_calls.c"], tmp_path, "--enzc-tape-stats")
     done = subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60)
     ms = [5 + k % 7 for k in range(2000)]
@@ -101,17 +103,17 @@ def test_tape_stats_count_stack_and_arena_bytes(tmp_path: Path) -> None:
 
 def test_without_the_flag_nothing_is_counted(tmp_path: Path) -> None:
     module, _, exe = build([PROGRAMS / "many_calls.c"], tmp_path)
-    assert "__enzc_tape" not in module and "atexit" not in module
+    assert "__enzc_tape_record" not in module and "__enzc_tape_report" not in module and "atexit" not in module
     assert subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60).stderr == ""
 
 
 def test_split_pairs_are_reported(tmp_path: Path) -> None:
     """A recursive function's derivative calls its augmented/reverse pair, whose
-    caches (a stack block in the tape, a malloc'd block) are listed too."""
+    caches (a stack block in the tape, a tape-stack block) are listed too."""
     _, report, _ = build([PROGRAMS / "recursive_loops.c"], tmp_path, "--enzc-print-cache")
     assert ("; split_rec (augmented/reverse pair, stack blocks in its tape): 3 cached values; "
-            "per call: 1 stack block(s) (48 bytes), 1 malloc'd block(s)\n") in report
-    assert "; diffe_rec: 3 cached values; per call: 1 stack block(s) (48 bytes), 1 malloc'd block(s)\n" in report
+            "per call: 1 stack block(s) (48 bytes), 1 tape-stack block(s)\n") in report
+    assert "; diffe_rec: 3 cached values; per call: 1 stack block(s) (48 bytes), 1 tape-stack block(s)\n" in report
 
 
 def arena_bytes(pieces: list[int]) -> int:
@@ -174,3 +176,33 @@ def test_values_the_same_for_every_query_are_cached_once(tmp_path: Path) -> None
     stats = subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60).stderr
     # anti (u < n - t, n = 7, d = 3): kv[t][i] and kv[u][i], 7 x 3 doubles each, on the stack
     assert "enzc: split_anti: 1 calls, tape bytes per call: mean 336, max 336\n" in stats
+
+
+def test_cache_blocks_outlive_the_call(tmp_path: Path) -> None:
+    """tape_reuse.c: a cache sized at run time is a block of the per-thread tape
+    stack, not a malloc; repeated gradient calls that fit in what an earlier call
+    left make no malloc at all (with malloc/free the heap top went back to the
+    system after each call, and the next one page-faulted its tape in again)."""
+    source = PROGRAMS / "tape_reuse.c"
+    module, report, exe = build([source], tmp_path, "--enzc-print-cache", "-pthread", "-Wl,--wrap=malloc")
+    d = body(module, "diffe_chain")
+    assert cache_blocks(d) == 1 and calls(d, "__enzc_tape_free") == 1 and calls(d, "malloc") == 0
+    assert "; diffe_chain: 1 cached values; per call: 1 tape-stack block(s)\n" in report
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60).stdout
+    assert out.splitlines()[0] == "mallocs in repeated calls: 0"
+
+
+def test_invariant_caches_are_stored_once_per_run_of_the_middle_loop(tmp_path: Path) -> None:
+    """store_once.c: `in[r][i]` cached per (r, i) in `for r / for o / for i` is stored
+    by one iteration of `o` only (the inner loop is versioned: the forward pass has
+    one copy of it without the cache stores). Not where the inner count depends on
+    `o` (`tri`: later iterations reach slots the first one did not)."""
+    module, report, _ = build([PROGRAMS / "store_once.c"], tmp_path, "--enzc-print-cache")
+    sections = dict(re.findall(r"^; (split_\w+) .*?\n((?:;  .*\n?)*)", report, re.M))
+    once = "stored only by the first iteration of"
+    assert sections["split_blocked"].count(once) == 2  # rows r and r + 1
+    assert sections["split_late"].count(once) == 1
+    assert once not in sections["split_tri"] and "the same in every iteration of" in sections["split_tri"]
+    blocked = body(module, "augmented_blocked")
+    again = re.findall(r"^[\w.]+\.again:\n(.*?)\n(?:\n|})", blocked, re.M | re.S)
+    assert len(again) == 1 and "load double" in again[0] and "store" not in again[0]

@@ -16,9 +16,12 @@ Where the arrays live, so that a gradient call makes few allocations:
   (once per call) share one block, each at an offset aligned for its type. At
   `emit_frees` a block whose size is a compile-time constant becomes an entry
   `alloca` while the derivative's stack blocks stay within `STACK_BUDGET` bytes;
-  any other block is one `malloc`, freed on the reverse edge leaving its loop (in
-  a derivative run by an OpenMP team: a block of the thread's tape stack,
-  `tape_stack`, which keeps its pages from one gradient call to the next).
+  any other block comes from the per-thread tape stack (`tape_stack`), given back
+  on the reverse edge leaving its loop. The stack outlives the gradient call, so
+  the next call finds its memory mapped: with `malloc`/`free` a large tape went
+  back to the system at the end of every call (glibc trims the heap top) and each
+  call paid a page fault per 4 KiB of tape (GPT: a quarter of the gradient's time
+  at the smallest size).
 - *arena*: the fixed-size arrays of a chunk below an outer loop (an inner count
   that depends on the outer index: a triangular loop) are allocated once per
   outer iteration, all those of one preheader together, from a bump arena of the
@@ -82,6 +85,14 @@ class Cache:
     """Bytes of one iteration of loops[0] (growing caches: for the byte count)."""
     heap_header: bool = False
     """A growing cache whose header is malloc'd (allocated per outer iteration)."""
+    store: Store | None = None
+    """The forward store into the cache (`store_once` may version its loop)."""
+    index: list[Loop] = field(default_factory=list)
+    """Every loop whose iteration number indexes the cache (`loops` is the innermost of them)."""
+    allocated_in: list[Loop] = field(default_factory=list)
+    """The loops around the array's allocation (a new array per iteration of the last)."""
+    report: int = -1
+    """Index of the cache's entry in `CacheStats.allocations`."""
 
 
 @dataclass(eq=False)
@@ -91,7 +102,7 @@ class _Block:
     head: Loop
     """The loop at whose preheader the block is allocated (freed when its reverse is left)."""
     alloc: Call
-    """`malloc(total)` or `__enzc_arena_alloc(arena, total)`; its last argument is patched."""
+    """`__enzc_tape_alloc(total)` or `__enzc_arena_alloc(arena, total)`; its last argument is patched."""
     total: Value
     """Bytes of all arrays so far (i64, computed before `alloc`)."""
     last: Instruction
@@ -227,11 +238,12 @@ class CacheManager:
             nbytes = _mul(b, head_count.emit(b, gu.new_value), row, "cache.bytes")
             base = self._place(b, pb, place, nbytes, gu.layout.abi_align(value.type), enclosing, name)
             self.stats.fixed += 1
-            cache = Cache(value, loops, base, False, strides)
+            cache = Cache(value, loops, base, False, strides, index=index, allocated_in=enclosing)
             placement = ""  # decided at emit_frees
             self.blocks[pb].allocations.append(len(self.stats.allocations))
         self._emit_store(cache)
         largest = {L: c for L, c in zip(loops, counts) if isinstance(c, LargestCount)}
+        cache.report = len(self.stats.allocations)
         self.stats.allocations.append(describe(gu, value, loops, cache.growing, placement, invariant, largest))
         return cache
 
@@ -257,7 +269,7 @@ class CacheManager:
                 arena = self._arena(enclosing[0])
                 alloc = b.call(arena_alloc(self.gu.module), [arena, nbytes], name)
             else:
-                alloc = b.call(self._block_alloc(), [nbytes], name)
+                alloc = b.call(tape_alloc(self.gu.module), [nbytes], name)
             self.blocks[pb] = _Block(head, alloc, nbytes, alloc, bool(enclosing))  # type: ignore[arg-type]
             return alloc
         offset = _align_up(b, block.total, align)
@@ -268,18 +280,6 @@ class CacheManager:
         block.last = base
         block.bases.append(base)
         return base
-
-    def _block_alloc(self) -> Function:
-        """`malloc`, or in a team's derivative the thread's tape stack: each of its
-        blocks is freed on the same thread in the opposite order (the reverse team
-        replays the forward team's threads), and `malloc`'s per-thread arenas hand
-        a block's pages back to the kernel when it is freed, so every gradient call
-        faulted its tapes in again (3x the page faults of 2 threads at 4 threads on
-        2 cores in the Brusselator benchmark)."""
-        return tape_alloc(self.gu.module) if self.gu.parallel else declare(self.gu.module, "malloc")
-
-    def _block_free(self) -> Function:
-        return tape_free(self.gu.module) if self.gu.parallel else declare(self.gu.module, "free")
 
     def _arena(self, top: Loop) -> Alloca:
         """The arena of the loop nest `top`, emptied at its preheader."""
@@ -333,7 +333,13 @@ class CacheManager:
         ivs = [gu.loop_state(L).iv for L in cache.loops]
         index = _linear(b, ivs, cache.strides)
         slot = b.gep(value.type, data, [index], "cache.slot")
-        self.scope.tag_slot(b.store(value, slot))  # type: ignore[arg-type]
+        cache.store = b.store(value, slot)  # type: ignore[assignment]
+        self.scope.tag_slot(cache.store)  # type: ignore[arg-type]
+
+    def note_stored_once(self, cache: Cache, outer: str) -> None:
+        """`--enzc-print-cache`: the cache is stored in one iteration of loop `outer` only."""
+        allocs = self.stats.allocations
+        allocs[cache.report] = allocs[cache.report].stored_once_in(outer)
 
     # -- use -------------------------------------------------------------------------------
     def load(self, value: Instruction) -> Value:
@@ -353,8 +359,8 @@ class CacheManager:
 
     # -- end of the reverse pass ---------------------------------------------------------
     def emit_frees(self) -> None:
-        """Free the growing caches, the arenas and the heap blocks on the edges leaving
-        the reverse of their loops; put small constant-size blocks on the stack."""
+        """Free the growing caches, the arenas and the tape-stack blocks on the edges
+        leaving the reverse of their loops; put small constant-size blocks on the stack."""
         gu = self.gu
         done = 0
         while done < len(self.growing):  # (a lookup may add caches)
@@ -388,10 +394,9 @@ class CacheManager:
                                     "stack")
             else:
                 saved = gu.enter_context(gu.free_anchor(block.head), block.head.preheader)
-                gu.b.call(self._block_free(), [gu.lookup(block.alloc)])
+                gu.b.call(tape_free(gu.module), [gu.lookup(block.alloc)])
                 gu.leave_context(saved)
-                where = "a block of the thread's tape stack" if gu.parallel else "one malloc"
-                self._set_placement(block, f"once per call, in {where}{_of_bytes(size)}", "malloc")
+                self._set_placement(block, f"once per call, in one block of the tape stack{_of_bytes(size)}", "tape")
 
     def finish(self, exit_block: BasicBlock) -> None:
         """`--enzc-tape-stats`: record the call's count before the derivative returns."""
@@ -416,7 +421,7 @@ class CacheManager:
         gu.leave_context(saved)
 
     def _to_stack(self, block: _Block) -> None:
-        """Replace the block's `malloc` by an entry `alloca` of its constant size.
+        """Replace the block's `__enzc_tape_alloc` by an entry `alloca` of its constant size.
 
         The reverse pass then addresses the arrays from the alloca itself (a new
         GEP of it at each use, spilled pointers included): in split mode that makes

@@ -1,13 +1,13 @@
 """What `--enzc-print-cache` says about each cache: the value, its size, the
 formula of its bytes and where it lives, so a user can see what the tape costs.
 
-    ; diffe_f: 2 cached values; per call: 1 malloc'd block(s)
-    ;   %mul.cache: double (8 bytes) x n(%for.body) = 8*n(%for.body) bytes, allocated once per call, in one malloc (shared with 1 other cache)
+    ; diffe_f: 2 cached values; per call: 1 tape-stack block(s)
+    ;   %mul.cache: double (8 bytes) x n(%for.body) = 8*n(%for.body) bytes, allocated once per call, in one block of the tape stack (shared with 1 other cache)
     ;     where n(%for.body) = iterations from 0 step 1 while the counter slt %n (exact)
 
 A count that is only an upper bound says so; a cache whose outer loop has no
 count grows geometrically (`realloc`) from 16 entries. The placements are those
-of `cache.CacheManager` (stack block, malloc'd block, arena piece, growing).
+of `cache.CacheManager` (stack block, tape-stack block, arena piece, growing).
 """
 
 from __future__ import annotations
@@ -39,17 +39,22 @@ class CacheAllocation:
     """`n(header) = ...` definitions of the counts used."""
 
     kind: str = "growing"
-    """Where the memory comes from: `stack`, `malloc`, `arena` or `growing`."""
+    """Where the memory comes from: `stack`, `tape`, `arena`, `growing` or `slot`."""
     block: int = -1
     """Number of the shared block (stack, malloc, arena piece) the array is in."""
     block_bytes: int | None = None
     """Constant size of that block, when it has one."""
     invariant: tuple[str, ...] = ()
     """Loops the value is in but does not vary in (`loop_variance`): not indexed."""
+    stored_once: str = ""
+    """The loop only whose first iteration reaching the store stores it (`store_once`)."""
 
     def placed(self, where: str, kind: str, block: int, block_bytes: int | None) -> CacheAllocation:
         """This array, now that its placement is decided."""
         return replace(self, where=where, kind=kind, block=block, block_bytes=block_bytes)
+
+    def stored_once_in(self, loop: str) -> CacheAllocation:
+        return replace(self, stored_once=loop)
 
     def lines(self) -> list[str]:
         size = "*".join([str(self.elem_bytes), *self.dims])
@@ -58,7 +63,8 @@ class CacheAllocation:
         shape = f" x {' x '.join(self.dims)}" if self.dims else ", one slot"
         head = f"{self.value}.cache: {self.type} ({self.elem_bytes} {unit}){shape}"
         same = f"; the same in every iteration of {', '.join(self.invariant)}" if self.invariant else ""
-        return [f"{head} = {size} bytes, {how}{same}", *(f"  where {c}" for c in self.counts)]
+        once = f", stored only by the first iteration of {self.stored_once} that reaches it" if self.stored_once else ""
+        return [f"{head} = {size} bytes, {how}{same}{once}", *(f"  where {c}" for c in self.counts)]
 
 
 def describe(gu: GradientUtils, value: Value, loops: list[Loop], outer_growing: bool, where: str,
@@ -102,12 +108,12 @@ def _count_text(gu: GradientUtils, tc: TripCount) -> str:
 
 def report(function_name: str, values: int, allocations: list[CacheAllocation]) -> str:
     """The text `--enzc-print-cache` prints for one derivative."""
-    kinds: dict[str, dict[object, int]] = {"stack": {}, "malloc": {}, "arena": {}, "growing": {}, "slot": {}}
+    kinds: dict[str, dict[object, int]] = {"stack": {}, "tape": {}, "arena": {}, "growing": {}, "slot": {}}
     for a in allocations:
         kinds[a.kind][a.block if a.kind not in ("growing", "slot") else a.value] = a.block_bytes or 0
     stack_bytes = sum(kinds["stack"].values())
     parts = [f"{len(kinds['stack'])} stack block(s) ({stack_bytes} bytes)" if kinds["stack"] else "",
-             f"{len(kinds['malloc'])} malloc'd block(s)" if kinds["malloc"] else "",
+             f"{len(kinds['tape'])} tape-stack block(s)" if kinds["tape"] else "",
              f"{len(kinds['arena'])} arena piece(s) per outer iteration" if kinds["arena"] else "",
              f"{len(kinds['growing'])} growing array(s)" if kinds["growing"] else "",
              f"{len(kinds['slot'])} stack slot(s)" if kinds["slot"] else ""]

@@ -54,6 +54,7 @@ from enzc.ad.synth.reverse import check_store_forward, fwd, reverse_instruction
 from enzc.ad.synth.sincos import add_partners, fuse as fuse_sincos
 from enzc.ad.synth.signature import Derivatives, Signature, gradient_type, out_types
 from enzc.ad.synth.undo_stores import UndoLog, replay_stores, restore_old_value, save_old_values
+from enzc.ad.synth.store_once import store_invariant_caches_once
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 
 @dataclass
@@ -126,6 +127,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     rv = _Reverse(gu, sig, d_return, undo)
     rv.build(cache, planner)
     fuse_sincos(gu, sincos_pairs)
+    store_invariant_caches_once(gu, cache)
     return Derivative(g, sig, gu.activity, out_types(fn, sig), cache.stats.values, rv.returns,
                       cache.stats.allocations)
 

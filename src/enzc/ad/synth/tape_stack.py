@@ -1,31 +1,38 @@
-"""Tapes of recursive functions and of OpenMP teams from a per-thread stack that
-outlives the gradient call.
+"""Tapes of recursive functions and of OpenMP teams, and cache blocks, from a
+per-thread stack that outlives the gradient call.
 
 A tape is allocated by `augmented_g` and freed by `reverse_g`, nearly always in
 the opposite order of allocation. With `malloc` and `free` every call of a
 recursion paid for both (FFT: about 130,000 tapes per gradient call, and
 `malloc_consolidate` in the objective's next `malloc`).
 `__enzc_tape_alloc(bytes)` hands out 16-byte aligned blocks from the top of a
-stack of this thread (`@__enzc_tape_stack`, `thread_local`), each behind a
+stack of this thread (`@__enzc_tape_stack`, `thread_local`, `linkonce_odr` so
+that no module-level "PIE Level" turns its accesses into local-exec TLS, which a
+shared library cannot link: merged with a PIE static archive, `enzcc -shared`
+failed; its accesses are initial-exec there; libraries built by enzcc may share
+one, its layout being the same), each behind a
 16-byte header `{i64 previous block, i64 freed}`; `__enzc_tape_free(p)` marks its
 block freed and pops every freed block from the top, so blocks freed out of order
-are reclaimed once those above them are. Functions that may call themselves use
-it for their tapes (`split_mode`): LLVM removes the `malloc`'d tape of a pair it
-inlines into its caller, which these opaque calls prevent. (Their cache blocks
-stay `malloc`'d: from the stack, GPT's reverse matmul loop ran its scalar
-fallback, not its vector body.) Derivatives run by an OpenMP team
-(`Signature.parallel`) take their tapes and cache blocks from it too: thread t
-of the reverse team frees, in the opposite order, what thread t of the forward
-team allocated, and `malloc`'s per-thread arenas gave the pages of those blocks
-back to the kernel after each reverse pass, to be faulted in again by the next.
+are reclaimed once those above them are. Functions that may call themselves take
+their tape structs from it (`split_mode`): LLVM removes the `malloc`'d tape of a
+pair it inlines into its caller, which these opaque calls prevent. Derivatives run
+by an OpenMP team (`Signature.parallel`) take their tapes from it too: thread t of
+the reverse team frees, in the opposite order, what thread t of the forward team
+allocated. Every derivative's once-per-call cache blocks come from it (`cache`):
+freed with `free`, a large tape went back to the system at the end of each gradient
+call (glibc trims the top of the heap; `malloc`'s per-thread arenas likewise after
+each reverse pass of a team) and the next call page-faulted it in again. (Before the
+alias scopes, `alias_scopes.py`, GPT's reverse matmul loop ran its scalar fallback
+with cache blocks from the stack; with them it vectorizes as with `malloc`.)
 
 When a block does not fit, it comes from `malloc` (header `{-2, 0}`, given back
 by `free`) and its size is remembered: the next time the stack is empty it is
 replaced by one large enough for all of it, so from the second gradient call on a
 derivative's whole tape lives in the stack. The stack stays allocated (it is the
-most tape one call of the thread used). A block of another thread's stack (a
-user passing a tape between threads) is left alone: never marked freed, its
-owner's stack does not pop below it (its memory is not reused, nothing breaks).
+most tape one call of the thread used; a thread that exits leaves it behind). A
+block of another thread's stack (a user passing a tape between threads) is left
+alone: never marked freed, its owner's stack does not pop below it (its memory is
+not reused, nothing breaks).
 """
 
 from __future__ import annotations
@@ -52,7 +59,7 @@ def _stack(module: Module) -> GlobalVariable:
     g = module.globals.get(STACK_GLOBAL)
     if g is None:
         g = module.add_global(STACK_GLOBAL, STACK, zeroinitializer(STACK))
-        g.linkage.words = ["internal", "thread_local"]
+        g.linkage.words = ["linkonce_odr", "thread_local"]
     return g
 
 
