@@ -35,6 +35,11 @@ CALL_G = "declare void @g(ptr)\ndefine void @f(ptr %%p) {\n  call void @g(ptr %s
 LOOP = ("define void @f(i1 %%c) {\nentry:\n  br label %%l\nl:\n  br i1 %%c, label %%l, label %%e, !llvm.loop %s\n"
         "e:\n  ret void\n}\n%s")
 """A one-block loop whose latch carries the `!llvm.loop` given, and the nodes after it."""
+BLOCKADDRESS = "@x = global ptr blockaddress(%s)\ndefine void @f() {\n  br label %%b\nb:\n  ret void\n}\n"
+"""A global holding the blockaddress given, and a function @f with blocks %0 and %b."""
+SHUFFLE = ("define <2 x float> @f(<2 x float> %%a, <2 x i32> %%m) {\n"
+           "  %%r = shufflevector <2 x float> %%a, <2 x float> %%a, %s\n  ret <2 x float> %%r\n}\n")
+"""A shufflevector of two <2 x float> with the mask given."""
 ATOMIC = "define void @f(ptr %%p) {\n  %%r = %s\n  ret void\n}\n"
 """A function accessing `%p` atomically (the instruction given)."""
 _RANGE = "define i32 @f(ptr %%p) {\n  %%v = load i32, ptr %%p, !range !0\n  ret i32 %%v\n}\n!0 = !{%s}\n"
@@ -342,6 +347,32 @@ INVALID = {
     "denormal-fp-math-value": 'define void @f() "denormal-fp-math"="ieee,IEEE" {\n  ret void\n}\n',
     "no-nans-fp-math-value": 'define void @f() "no-nans-fp-math"="1" {\n  ret void\n}\n',
     "carriage-return-ends-comment": 'declare void @g() #0\n; Function Attrs: mustpr\r\rogress\nattributes #0 = { nounwind }\n',  # ll:4300048
+    "decimal-x86-fp80": "@g = global x86_fp80 -5.000000e+00\n",  # ll:4500050
+    "decimal-fp128": "@g = global fp128 1.0\n",
+    "x86-fp80-literal-for-double": "@g = global double 0xK3FFF8000000000000000\n",
+    "half-literal-for-float": "@g = global float 0xH3C00\n",
+    "bfloat-literal-for-half": "@g = global half 0xR3F80\n",
+    "nan-payload-lost-in-float": "@g = global float 0x7FF8000000000001\n",
+    "inexact-bfloat": "@g = global bfloat 0x3FF0100000000000\n",
+    "shuffle-mask-minus-one": SHUFFLE % "<2 x i32> <i32 4294967295, i32 0>",  # ll:4600308
+    "shuffle-mask-out-of-range": SHUFFLE % "<2 x i32> splat (i32 9)",
+    "shuffle-mask-i64": SHUFFLE % "<2 x i64> <i64 0, i64 1>",
+    "shuffle-mask-not-constant": SHUFFLE % "<2 x i32> %m",
+    "frame-pointer-without-value": 'define void @f() "frame-pointer" {\n  ret void\n}\n',  # ll:4600513
+    "debug-record-after-terminator": ("define void @f() !dbg !4 {\n  br label %b\n    #dbg_value(i32 3, !5, !DIExpression(), !6)\n"
+                                      "b:\n  ret void\n}\n" + DI + '!4 = distinct !DISubprogram(name: "f", scope: !1, file: !1, '
+                                      'unit: !0, spFlags: DISPFlagDefinition)\n!5 = !DILocalVariable(name: "x", scope: !4)\n'
+                                      "!6 = !DILocation(line: 1, scope: !4)\n"),  # ll:4601503
+    "blockaddress-of-undefined": BLOCKADDRESS % "@g, %b",  # ll:4606556
+    "blockaddress-of-variable": BLOCKADDRESS % "@x, %b",
+    "blockaddress-of-undefined-block": BLOCKADDRESS % "@f, %zz",
+    "blockaddress-of-entry-block": BLOCKADDRESS % "@f, %0",
+    "blockaddress-of-declaration": '@x = global ptr blockaddress(@f, %b)\ndeclare void @f()\n',
+    "nul-in-ifunc-name": ('@"r\\00b" = ifunc i32 (i32), ptr @resolver\n'
+                          "define ptr @resolver() {\n  ret ptr null\n}\n"),  # ll:4607893
+    "nul-in-alias-name": '@g = global i32 0\n@"a\\00b" = alias i32, ptr @g\n',
+    "shuffle-label-mask": ("define void @f(<2 x float> %a) {\n  br label %b\nb:\n"
+                           "  %r = shufflevector <2 x float> %a, <2 x float> %a, label %b\n  ret void\n}\n"),  # ll:4608788
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
 }
 
@@ -360,6 +391,11 @@ VALID = {
     "known-string-attribute-values": ('define void @f() #0 {\n  ret void\n}\nattributes #0 = { "frame-pointer"="non-leaf" '
                                       '"warn-stack-size"="01" "denormal-fp-math"="preserve-sign," "no-nans-fp-math"="" }\n'),
     "carriage-returns-as-whitespace": '; c\r\r@x = global i32 0\n\r\n@y = global i32 1\r\n',
+    "float-literals": ("@a = global float 0x7FF0000020000000\n@b = global half 0x7FF0040000000000\n"
+                       "@c = global bfloat 1.5\n@d = global x86_fp80 0xK3FFF8000000000000000\n"
+                       "@e = global fp128 0xL00000000000000003FFF000000000000\n"),
+    "shuffle-masks": SHUFFLE % "<2 x i32> <i32 3, i32 poison>",
+    "blockaddresses": BLOCKADDRESS % "@f, %b" + '@y = global [1 x ptr] [ptr blockaddress(@"f", %"b")]\n',
     "loop-id": LOOP % ("!1", "!1 = distinct !{!1}\n"),
     "loop-id-not-self": LOOP % ("!1", "!1 = !{!\"x\"}\n"),
     "raw-nul-in-string": '@s = constant [3 x i8] c"a\0b"\n',

@@ -381,9 +381,9 @@ class ShuffleVector(Instruction):
     opcode = "shufflevector"
 
     def __init__(self, a: Value, b: Value, mask: Value, name: str | None = None) -> None:
-        vt = a.type
-        mt = mask.type
-        super().__init__(VectorType(mt.count, vt.element, mt.scalable), [a, b, mask], name)  # type: ignore[attr-defined]
+        vt, mt = a.type, mask.type  # not vectors in broken input: the verifier says so (ll:4608788)
+        shape = isinstance(vt, VectorType) and isinstance(mt, VectorType)
+        super().__init__(VectorType(mt.count, vt.element, mt.scalable) if shape else vt, [a, b, mask], name)  # type: ignore[attr-defined]
 
     mask = property(lambda self: self.operand(2))
 

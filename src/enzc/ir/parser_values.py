@@ -192,15 +192,18 @@ class ValueCallbacks:
             raise BuildError(tok.pos, f"use of undefined label '%{name}'")
         if not self.blocks:
             raise BuildError(end_pos, "function body requires at least one basic block")
-        last = self.blocks[-1]
-        if self.pending_records:
-            last.trailing_debug_records.extend(self.pending_records)
-            self.pending_records = []
-        if last.terminator is None:
+        if self.blocks[-1].terminator is None:
             raise BuildError(end_pos, "expected instruction opcode: block does not end with a terminator")
+        self._no_records_after_terminator(end_pos)
         blocks = self.blocks
         self._reset_body(None)
         return blocks
+
+    def _no_records_after_terminator(self, pos: int) -> None:
+        """A debug record belongs to the instruction after it: LLVM's parser takes
+        none after a block's terminator (ll:4601503)."""
+        if self.pending_records:
+            raise BuildError(pos, "expected instruction opcode: a debug record after the block's terminator")
 
     def abandon_body(self) -> None:
         """After an error: unregister the uses held by the half-built body, then reset."""
@@ -298,9 +301,7 @@ class ValueCallbacks:
         prev = self.block
         if prev is not None and prev.terminator is None:
             raise BuildError(pos, f"expected instruction opcode: block before label '{name}' has no terminator")
-        if prev is not None and self.pending_records:
-            prev.trailing_debug_records.extend(self.pending_records)
-            self.pending_records = []
+        self._no_records_after_terminator(pos)
         fwd = self.forward_blocks.pop(name, None)
         if fwd is not None:
             block = fwd[0]

@@ -57,7 +57,8 @@ from enzc.ir.types import (
     VectorType,
     aggregate_member,
 )
-from enzc.ir.values import Argument, Constant, ConstantInt, Value
+from enzc.ir.values import (Argument, Constant, ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat,
+                             Value)
 from enzc.ir.verify_gep import gep_problem
 
 FP_BINOPS = {"fadd", "fsub", "fmul", "fdiv", "frem"}
@@ -509,6 +510,30 @@ def _check_shuffle(inst: ShuffleVector, fn: Function) -> str | None:
     a, b = inst.operand(0).type, inst.operand(1).type
     if a != b or not isinstance(a, VectorType):
         return f"shufflevector needs two vectors of one type, got {a} and {b}"
+    return _shuffle_mask_problem(inst.mask, a)
+
+
+def _shuffle_mask_problem(mask: Value, operand: VectorType) -> str | None:
+    """LLVM's ShuffleVectorInst::isValidOperands on the mask: a constant vector of i32
+    whose lanes are poison/undef or (unsigned) below twice the operands' lane count;
+    `zeroinitializer`, `undef`, `poison` whole, the only masks of scalable vectors."""
+    mt = mask.type
+    if not (isinstance(mt, VectorType) and isinstance(mt.element, IntType) and mt.element.bits == 32
+            and mt.scalable == operand.scalable):
+        return f"invalid shufflevector operands: the mask must be a vector of i32, not {mt}"
+    if isinstance(mask, ConstantSimple) and mask.keyword in ("undef", "poison", "zeroinitializer"):
+        return None
+    if isinstance(mask, ConstantSplat) and not mt.scalable:
+        lanes = [mask.element]
+    elif isinstance(mask, ConstantAggregate) and not mt.scalable:
+        lanes = mask.elements
+    else:
+        return "invalid shufflevector operands: the mask must be a constant"
+    for lane in lanes:
+        if isinstance(lane, ConstantSimple) and lane.keyword in ("undef", "poison"):
+            continue
+        if not isinstance(lane, ConstantInt) or lane.unsigned >= 2 * operand.count:
+            return f"invalid shufflevector operands: mask lane {lane.ref()} is not below {2 * operand.count}"
     return None
 
 

@@ -74,8 +74,8 @@ def attribute_problem(attr: str, position: str) -> str | None:
         if attr.startswith(_TARGET_FEATURES):
             bad = [f for f in attr[len(_TARGET_FEATURES):-1].split(",") if f and f[0] not in "+-"]
             return f"target feature '{bad[0][:40]}' must start with a '+' or '-'" if bad else None
-        key, _, value = attr[1:-1].partition('"="')
-        return string_attribute_problem(key, value) if position == "fn" and '"="' in attr else None
+        key, _, value = attr[1:-1].partition('"="')  # `"key"` alone has the value ""
+        return string_attribute_problem(key, value) if position == "fn" else None
     if attr.startswith("#"):
         return None if position == "fn" else f"attribute group {attr} on a parameter"
     m = _WORD.match(attr)

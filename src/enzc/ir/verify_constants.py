@@ -22,8 +22,9 @@ from enzc.ir.values import (
 )
 from enzc.ir.verify_gep import gep_problem
 
-_EXACT_FORMATS = {"float": "<f", "half": "<e"}
-"""Kinds whose decimal or double-hex spelling must be exactly representable."""
+_EXACT_FORMATS = {"float": "<f", "half": "<e", "bfloat": "<f"}
+"""Kinds whose decimal or double-hex spelling must be exactly representable (a bfloat
+is a float whose low 16 bits are zero)."""
 
 
 def global_problems(var: GlobalVariable) -> list[str]:
@@ -96,11 +97,34 @@ def _aggregate_problems(value: ConstantAggregate) -> list[str]:
     return [p for element in value.elements for p in constant_problems(element)]
 
 
+_HEX_LITERAL_KINDS = {"K": "x86_fp80", "L": "fp128", "M": "ppc_fp128", "H": "half", "R": "bfloat"}
+"""The type each tagged hex literal (`0xK...`) is of; decimal and plain `0x` literals
+are doubles, which LLVM narrows to half, bfloat or float when exact."""
+_NARROW_MANTISSA_BITS = {"half": 10, "bfloat": 7, "float": 23}
+
+
+def _literal_type_problem(text: str, kind: str) -> str | None:
+    """LLParser: a literal of another type than the constant's (`x86_fp80 1.0`,
+    `double 0xK...`), or a double NaN whose payload a narrower type cannot hold."""
+    tag = text[2] if text.startswith("0x") and text[2:3] in _HEX_LITERAL_KINDS else None
+    if (tag and _HEX_LITERAL_KINDS[tag] != kind) or \
+            (not tag and kind not in ("half", "bfloat", "float", "double")):
+        return f"floating point constant does not have type '{kind}'"
+    if not tag and text.startswith("0x") and kind in _NARROW_MANTISSA_BITS:
+        bits = int(text[2:], 16)
+        dropped = bits & ((1 << (52 - _NARROW_MANTISSA_BITS[kind])) - 1)
+        if (bits >> 52) & 0x7FF == 0x7FF and bits & ((1 << 52) - 1) and dropped:
+            return f"floating point constant {text} invalid for type {kind}"
+    return None
+
+
 def _float_problems(value: ConstantFP) -> list[str]:
     kind = getattr(value.type, "kind", None)
+    text = value.text or ""
+    if isinstance(value.type, FloatType) and text and (problem := _literal_type_problem(text, kind)):
+        return [problem]
     if not isinstance(value.type, FloatType) or kind not in _EXACT_FORMATS:
         return []
-    text = value.text or ""
     if text.startswith(("0xH", "0xR", "0xK", "0xL", "0xM")) or math.isnan(value.value) \
             or math.isinf(value.value):
         return []
@@ -108,6 +132,8 @@ def _float_problems(value: ConstantFP) -> list[str]:
         narrowed = struct.unpack(_EXACT_FORMATS[kind], struct.pack(_EXACT_FORMATS[kind],
                                                                    value.value))[0]
     except OverflowError:
+        narrowed = None
+    if kind == "bfloat" and narrowed is not None and struct.unpack("<I", struct.pack("<f", narrowed))[0] & 0xFFFF:
         narrowed = None
     if narrowed != value.value:
         return [f"floating point constant {text or value.value} invalid for type {kind}"]

@@ -28,6 +28,7 @@ from enzc.ir.types import FunctionType, IntType, MetadataType, TokenType, Type
 from enzc.ir.values import Constant, GlobalValue, InlineAsm, MetadataOperand, Value
 from enzc.ir.verify_atomics import atomic_problem
 from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
+from enzc.ir.verify_blockaddress import blockaddress_problems
 from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
 from enzc.ir.verify_intrinsic_globals import intrinsic_global_problems
@@ -75,8 +76,11 @@ def module_problems(module: Module) -> list[str]:
         problems += _alignment_problems(where, " ".join(var.suffix))
         problems += _attribute_problems(where, [var.attrs])
         problems += global_problems(var)
+        if var.initializer is not None:
+            problems += [f"{where}: {p}" for p in blockaddress_problems(var.initializer, module)]
         problems += _attachment_problems(where, _attachments(var), module.metadata)
     for alias in module.aliases.values():
+        problems += _name_problems(f"@{alias.name}", alias.name)
         problems += prefix_problems(f"@{alias.name}", alias.linkage.words, "alias")
     for name in module.types:
         problems += _name_problems(f"type %{name}", name)
@@ -167,7 +171,7 @@ def body_problems(module: Module, fn: Function) -> list[str]:
             problems += _operand_metadata_problems(where, inst, module.metadata)
             for op in inst.operands:
                 if isinstance(op, Constant) and not isinstance(op, GlobalValue):
-                    problems += [f"{where}: {p}" for p in constant_problems(op)]
+                    problems += [f"{where}: {p}" for p in constant_problems(op) + blockaddress_problems(op, module)]
     return problems
 
 
