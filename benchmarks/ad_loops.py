@@ -5,7 +5,7 @@ Not a test: prints one line per kernel and size, e.g.
     kernel      n          objective      gradient   ratio
     sumsq       1000       1.2e-06 s      3.1e-06 s  2.6
 
-Usage: .venv/bin/python benchmarks/ad_loops.py [--sizes 1e3,1e5,1e7] [--keep DIR]
+Usage: .venv/bin/python -m benchmarks.ad_loops [--sizes 1e3,1e5,1e7] [--keep DIR]
 
 Each kernel is a C function of an array `a` of length n (plus scalars); the
 generated program times the objective and `__enzyme_autodiff` of it in C
@@ -15,14 +15,10 @@ generated program times the objective and `__enzyme_autodiff` of it in C
 from __future__ import annotations
 
 import argparse
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-ENZCC = REPO / ".venv" / "bin" / "enzcc"
+from benchmarks.small_programs import build_c, build_dir, timings
 
 KERNELS: dict[str, tuple[str, str]] = {
     # name: (C definition of `double kernel(double *a, long n, double x)`, the autodiff call)
@@ -72,34 +68,19 @@ int main(int argc, char **argv) {
 """
 
 
-def build(name: str, workdir: Path) -> Path:
-    kernel, call = KERNELS[name]
-    src = workdir / f"{name}.c"
-    src.write_text(PROGRAM % {"kernel": kernel, "call": call})
-    exe = workdir / name
-    subprocess.run([str(ENZCC), "-O2", str(src), "-lm", "-o", str(exe)], check=True)
-    return exe
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1e3,1e5,1e7")
     ap.add_argument("--keep", type=Path, help="build in this directory and keep it")
     args = ap.parse_args(argv)
     sizes = [int(float(s)) for s in args.sizes.split(",")]
-    workdir = args.keep or Path(tempfile.mkdtemp(prefix="ad_loops."))
-    workdir.mkdir(parents=True, exist_ok=True)
-    try:
+    with build_dir(args.keep, "ad_loops.") as workdir:
         print(f"{'kernel':<14}{'n':>10}{'objective':>14}{'gradient':>14}{'ratio':>8}")
-        for name in KERNELS:
-            exe = build(name, workdir)
+        for name, (kernel, call) in KERNELS.items():
+            exe = build_c(PROGRAM % {"kernel": kernel, "call": call}, name, workdir)
             for n in sizes:
-                out = subprocess.run([str(exe), str(n)], check=True, capture_output=True, text=True).stdout.split()
-                obj, grad = float(out[0]), float(out[1])
+                obj, grad = timings(exe, n)[:2]
                 print(f"{name:<14}{n:>10}{obj:>12.3g} s{grad:>12.3g} s{grad / obj:>8.2f}")
-    finally:
-        if args.keep is None:
-            shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 

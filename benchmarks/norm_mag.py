@@ -17,20 +17,16 @@ augmented forward and reverse functions) and, with `--variants noinline,pure`,
 `pure` (mag may be inlined: then its loop is not hoisted and objective and
 gradient are both O(n^2), ratio still constant; slow at n = 1e5).
 
-Usage: .venv/bin/python benchmarks/norm_mag.py [--sizes 1e3,1e4,1e5] [--variants noinline] [--keep DIR]
+Usage: .venv/bin/python -m benchmarks.norm_mag [--sizes 1e3,1e4,1e5] [--variants noinline] [--keep DIR]
 """
 
 from __future__ import annotations
 
 import argparse
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-ENZCC = REPO / ".venv" / "bin" / "enzcc"
+from benchmarks.small_programs import build_c, build_dir, timings
 
 VARIANTS = {"pure": "__attribute__((pure))", "noinline": "__attribute__((noinline, pure))"}
 
@@ -74,14 +70,6 @@ int main(int argc, char **argv) {
 """
 
 
-def build(variant: str, workdir: Path) -> Path:
-    src = workdir / f"norm_{variant}.c"
-    src.write_text(PROGRAM % {"attr": VARIANTS[variant]})
-    exe = workdir / f"norm_{variant}"
-    subprocess.run([str(ENZCC), "-O2", str(src), "-lm", "-o", str(exe)], check=True)
-    return exe
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1e3,1e4,1e5")
@@ -89,24 +77,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="build in this directory and keep it")
     args = ap.parse_args(argv)
     sizes = [int(float(s)) for s in args.sizes.split(",")]
-    workdir = args.keep or Path(tempfile.mkdtemp(prefix="norm_mag."))
-    workdir.mkdir(parents=True, exist_ok=True)
-    try:
+    with build_dir(args.keep, "norm_mag.") as workdir:
         print(f"{'variant':<10}{'n':>8}{'objective':>14}{'gradient':>14}{'ratio':>8}{'growth':>8}")
         for variant in args.variants.split(","):
-            exe = build(variant, workdir)
+            exe = build_c(PROGRAM % {"attr": VARIANTS[variant]}, f"norm_{variant}", workdir)
             previous: tuple[int, float] | None = None
             for n in sizes:
-                out = subprocess.run([str(exe), str(n)], check=True, capture_output=True, text=True).stdout.split()
-                obj, grad = float(out[0]), float(out[1])
+                obj, grad = timings(exe, n)[:2]
                 growth = ""
                 if previous is not None:
                     growth = f"{(grad / previous[1]) * 10 / (n / previous[0]):>8.1f}"
                 print(f"{variant:<10}{n:>8}{obj:>12.3g} s{grad:>12.3g} s{grad / obj:>8.2f}{growth}")
                 previous = (n, grad)
-    finally:
-        if args.keep is None:
-            shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 

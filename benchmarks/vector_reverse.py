@@ -12,20 +12,16 @@ e_k each; `width N` is one call with `enzyme_width, N` and `enzyme_dupv` (every
 lane seeded at once): the primal and its tape are computed once instead of N
 times. Both times are per complete Jacobian, measured in one run.
 
-Usage: .venv/bin/python benchmarks/vector_reverse.py [--widths 2,4,8] [--size 1e5]
+Usage: .venv/bin/python -m benchmarks.vector_reverse [--widths 2,4,8] [--size 1e5]
 """
 
 from __future__ import annotations
 
 import argparse
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-ENZCC = REPO / ".venv" / "bin" / "enzcc"
+from benchmarks.small_programs import build_c, build_dir, timings
 
 PROGRAM = r"""
 #include <math.h>
@@ -81,14 +77,6 @@ int main(int argc, char **argv) {
 """
 
 
-def build(width: int, workdir: Path) -> Path:
-    src = workdir / f"vector_{width}.c"
-    src.write_text(PROGRAM % {"width": width})
-    exe = workdir / f"vector_{width}"
-    subprocess.run([str(ENZCC), "-O2", str(src), "-lm", "-o", str(exe)], check=True)
-    return exe
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--widths", default="2,4,8")
@@ -96,18 +84,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="build in this directory and keep it")
     args = ap.parse_args(argv)
     n = int(float(args.size))
-    workdir = args.keep or Path(tempfile.mkdtemp(prefix="vector_reverse."))
-    workdir.mkdir(parents=True, exist_ok=True)
-    try:
+    with build_dir(args.keep, "vector_reverse.") as workdir:
         print(f"{'width':<7}{'n':<9}{'objective':>10}{'N x width-1':>15}{'width N':>12}{'N calls / one pass':>20}")
         for width in (int(w) for w in args.widths.split(",")):
-            out = subprocess.run([str(build(width, workdir)), str(n)], check=True, capture_output=True,
-                                 text=True).stdout.split()
-            obj, separate, one = float(out[0]), float(out[1]), float(out[2])
+            exe = build_c(PROGRAM % {"width": width}, f"vector_{width}", workdir)
+            obj, separate, one = timings(exe, n)[:3]
             print(f"{width:<7}{n:<9}{obj:>8.2g} s{separate:>13.2g} s{one:>10.2g} s{separate / one:>20.2f}")
-    finally:
-        if args.keep is None:
-            shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 
