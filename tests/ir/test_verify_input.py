@@ -373,6 +373,13 @@ INVALID = {
     "nul-in-alias-name": '@g = global i32 0\n@"a\\00b" = alias i32, ptr @g\n',
     "shuffle-label-mask": ("define void @f(<2 x float> %a) {\n  br label %b\nb:\n"
                            "  %r = shufflevector <2 x float> %a, <2 x float> %a, label %b\n  ret void\n}\n"),  # ll:4608788
+    "gep-of-type-defined-later": ("define ptr @f(ptr %p) {\n  %q = getelementptr %T, ptr %p, i64 1\n  ret ptr %q\n}\n"
+                                  "%T = type { i32 }\n"),  # ll:4700903
+    "alloca-of-type-holding-later-type": ("%S = type { %T }\ndefine void @f() {\n  %q = alloca %S\n  ret void\n}\n"
+                                          "%T = type { i32 }\n"),
+    "load-of-type-defined-later": "define void @f(ptr %p) {\n  %q = load %T, ptr %p\n  ret void\n}\n%T = type { i32 }\n",
+    "alloca-of-opaque": "%T = type opaque\ndefine void @f() {\n  %q = alloca %T\n  ret void\n}\n",
+    "load-of-opaque": "%T = type opaque\ndefine void @f(ptr %p) {\n  %q = load %T, ptr %p\n  ret void\n}\n",
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
 }
 
@@ -396,6 +403,8 @@ VALID = {
                        "@e = global fp128 0xL00000000000000003FFF000000000000\n"),
     "shuffle-masks": SHUFFLE % "<2 x i32> <i32 3, i32 poison>",
     "blockaddresses": BLOCKADDRESS % "@f, %b" + '@y = global [1 x ptr] [ptr blockaddress(@"f", %"b")]\n',
+    "type-defined-later-behind-pointer": ("define ptr @f(ptr %p) {\n  %q = getelementptr { ptr }, ptr %p, i64 1\n"
+                                          "  %r = getelementptr %T, ptr %p\n  ret ptr %q\n}\n%T = type { i32 }\n"),
     "loop-id": LOOP % ("!1", "!1 = distinct !{!1}\n"),
     "loop-id-not-self": LOOP % ("!1", "!1 = !{!\"x\"}\n"),
     "raw-nul-in-string": '@s = constant [3 x i8] c"a\0b"\n',

@@ -147,6 +147,9 @@ class _ModuleReader:
         self.definitions: list[_Definition] = []
         self.md_lines: list[tuple[int, str]] = []
         self.attr_lines: list[tuple[int, str]] = []
+        self.type_lines: dict[str, int] = {}
+        """Named struct -> the line defining it: LLVM reads the file in order, and a
+        body before the definition sees the type opaque (unsized)."""
 
     def error(self, line: int, column: int, message: str) -> IRParseError:
         return IRParseError(self.filename, line, column, message)
@@ -230,6 +233,8 @@ class _ModuleReader:
                 # the open one (LLVM's grammar ignores line breaks; LLVM never breaks).
                 if c in "@%$" or text.startswith("declare", pos) or self.open_entity < 0:
                     self._close_entity()
+                if c == "%" and (typedef := _TYPEDEF.match(text, pos, eol)):
+                    self.type_lines.setdefault(_type_name(typedef.group(1)), lineno)
                 pieces.append(text[pos:eol])
                 self.open_entity = len(pieces) - 1
             started = started or c not in ";\n\r"
@@ -377,20 +382,23 @@ class _ModuleReader:
         body_start = d.brace + 1 - d.start
         body_end = d.close - d.start
 
+        later_types = frozenset(name for name, line in self.type_lines.items() if line > d.brace_line)
+
         def materialize(f: Function) -> list[BasicBlock]:
             body = f.source_text[body_start:body_end] if f.source_text is not None else source[body_start:body_end]
-            return _parse_body(module, f, body, arg_names, filename, d.brace_line, d.brace_column)
+            return _parse_body(module, f, body, arg_names, filename, d.brace_line, d.brace_column, later_types)
 
         fn.set_lazy_body(source, materialize)
         fn.source_header_key = fn.header_key()
 
 
 def _parse_body(module: Module, fn: Function, body: str, arg_names: list[str | None], filename: str,
-                brace_line: int, brace_column: int) -> list[BasicBlock]:
-    """Parse one function body; positions are reported relative to the whole file."""
+                brace_line: int, brace_column: int, later_types: frozenset[str] = frozenset()) -> list[BasicBlock]:
+    """Parse one function body; positions are reported relative to the whole file.
+    `later_types` are the named structs defined after it (opaque to LLVM here)."""
     with _lock:
         engine, builder = _get_engine()
-        builder.begin_body(module, fn, arg_names)
+        builder.begin_body(module, fn, arg_names, later_types)
         try:
             with _gc_paused():
                 engine.parse(body, "body")
@@ -404,6 +412,15 @@ def _parse_body(module: Module, fn: Function, body: str, arg_names: list[str | N
             if line == 1:
                 column += brace_column
             raise IRParseError(filename, brace_line + line - 1, column, e.message) from None
+
+
+_TYPEDEF = re.compile(r'%("[^"]*"|[-a-zA-Z$._0-9]+)[ \t]*=[ \t]*type\b')
+
+
+def _type_name(spelled: str) -> str:
+    """A type's name as the module keys it (quotes and escapes removed, `%04` is `4`)."""
+    name = unescape(spelled[1:-1]).decode("utf-8", "surrogateescape") if spelled.startswith('"') else spelled
+    return str(int(name)) if name[:1] == "0" and len(name) > 1 and name.isdigit() else name
 
 
 _STRAY_NUL = re.compile(r'"[^"]*"|;[^\n]*|\0')

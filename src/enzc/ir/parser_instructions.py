@@ -157,6 +157,7 @@ class InstructionCallbacks(ValueCallbacks):
         # [ALLOCA_FLAG*, type, tv|None, COMMA_ALIGN|None, INT|None, COMMA_ADDRSPACE|None, INT|None]
         flags = self._flags(c, 0, len(c) - 6)
         t, count, _, align, _, addrspace = c[-6:]
+        self._check_sized_here(t, c, "Cannot allocate unsized type")
         return Alloca(t, count, int(align) if align is not None else None,
                       int(addrspace) if addrspace is not None else 0, flags)
 
@@ -184,6 +185,7 @@ class InstructionCallbacks(ValueCallbacks):
         t, ptr = c[i], c[i + 1]
         scope, ordering, align = self._memory_tail(c, i + 2)
         _check_atomic_access("load", c, atomic, scope, ordering, align)
+        self._check_sized_here(t, c, "loading unsized types is not allowed")
         return Load(t, ptr, align, volatile, ordering, scope)
 
     def store(self, c: list) -> Instruction:
@@ -203,6 +205,8 @@ class InstructionCallbacks(ValueCallbacks):
         while c[i].__class__ is Tok:
             i += 1
         source, ptr, indices = c[i], c[i + 1], c[i + 2 :]
+        if indices:
+            self._check_sized_here(source, c, "base element of getelementptr must be sized")
         result = ptr.type
         if not isinstance(result, VectorType):
             for idx in indices:
@@ -210,6 +214,14 @@ class InstructionCallbacks(ValueCallbacks):
                     result = VectorType(idx.type.count, ptr.type, idx.type.scalable)
                     break
         return GetElementPtr(source, ptr, list(indices), self._flags(c, 0, i), result_type=result)
+
+    def _check_sized_here(self, t: Type, c: list, message: str) -> None:
+        """LLVM reads the file in order: a named struct defined after this function is
+        still opaque here, so a type holding one (not behind a pointer) is unsized
+        (ll:4700903: a type definition moved below its uses)."""
+        if self.later_types and _holds_named(t, self.later_types, set()):
+            pos = next((x.pos for x in c if x.__class__ is Tok), 0)
+            raise BuildError(pos, f"{message} ({t} holds a struct defined later in the file)")
 
     def extractvalue(self, c: list) -> Instruction:
         agg = c[0]
@@ -451,3 +463,21 @@ def _check_atomic_access(kind: str, c: list, atomic: bool, scope: str | None, or
 
 
 _FORBIDDEN_ORDERINGS = {"load": ("release", "acq_rel"), "store": ("acquire", "acq_rel")}
+
+
+def _holds_named(t: Type, names: frozenset[str], seen: set[str]) -> bool:
+    """Whether `t` holds a struct named in `names` by value (through arrays, vectors
+    and struct members, not pointers)."""
+    match t:
+        case NamedStructType():
+            if t.name in names:
+                return True
+            if t.name in seen or t.elements is None:
+                return False
+            seen.add(t.name)
+            return any(_holds_named(e, names, seen) for e in t.elements)
+        case StructType():
+            return any(_holds_named(e, names, seen) for e in t.elements)
+        case ArrayType() | VectorType():
+            return _holds_named(t.element, names, seen)
+    return False

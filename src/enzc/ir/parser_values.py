@@ -172,11 +172,15 @@ class ValueCallbacks:
         self.pending_records: list[DebugRecord] = []
         self.md_forward: list[MDValue] = []
         self.new_declarations: list[Function] = []
+        self.later_types: frozenset[str] = frozenset()
 
-    def begin_body(self, module: Module, fn: Function, arg_source_names: list[str | None]) -> None:
-        """Prepare to parse `fn`'s body; `arg_source_names` are the argument names as written."""
+    def begin_body(self, module: Module, fn: Function, arg_source_names: list[str | None],
+                   later_types: frozenset[str] = frozenset()) -> None:
+        """Prepare to parse `fn`'s body; `arg_source_names` are the argument names as
+        written, `later_types` the named structs defined after it in the file."""
         self.mod = module
         self._reset_body(fn)
+        self.later_types = later_types
         for arg, name in zip(fn.args, arg_source_names):
             if name is None:
                 name = str(self.next_slot)

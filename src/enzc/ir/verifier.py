@@ -59,7 +59,7 @@ from enzc.ir.types import (
 )
 from enzc.ir.values import (Argument, Constant, ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat,
                              Value)
-from enzc.ir.verify_gep import gep_problem
+from enzc.ir.verify_gep import gep_problem, is_sized
 
 FP_BINOPS = {"fadd", "fsub", "fmul", "fdiv", "frem"}
 
@@ -426,18 +426,20 @@ def _check_pointer_operand(v: Value, what: str) -> str | None:
 
 
 def _check_load(inst: Load, fn: Function) -> str | None:
-    if not inst.type.is_first_class or inst.type == VOID:
+    if not inst.type.is_first_class or inst.type == VOID or not is_sized(inst.type):
         return f"cannot load a value of type {inst.type}"
     return _check_pointer_operand(inst.ptr, "address")
 
 
 def _check_store(inst: Store, fn: Function) -> str | None:
-    if not inst.value.type.is_first_class or inst.value.type == VOID:
+    if not inst.value.type.is_first_class or inst.value.type == VOID or not is_sized(inst.value.type):
         return f"cannot store a value of type {inst.value.type}"
     return _check_pointer_operand(inst.ptr, "address")
 
 
 def _check_alloca(inst: Alloca, fn: Function) -> str | None:
+    if not is_sized(inst.allocated_type):
+        return f"cannot allocate unsized type {inst.allocated_type}"
     if inst.count is not None and not isinstance(inst.count.type, IntType):
         return f"alloca count must be an integer, got {inst.count.type}"
     return None
