@@ -380,6 +380,9 @@ INVALID = {
     "load-of-type-defined-later": "define void @f(ptr %p) {\n  %q = load %T, ptr %p\n  ret void\n}\n%T = type { i32 }\n",
     "alloca-of-opaque": "%T = type opaque\ndefine void @f() {\n  %q = alloca %T\n  ret void\n}\n",
     "load-of-opaque": "%T = type opaque\ndefine void @f(ptr %p) {\n  %q = load %T, ptr %p\n  ret void\n}\n",
+    "negative-global-align": '@s = private constant [2 x i8] c"a\\00", align -1\n',  # ll:5002616
+    "lifetime-of-non-alloca": ("declare void @llvm.lifetime.start.p0(ptr)\ndefine void @f(ptr %p) {\n"
+                               "  call void @llvm.lifetime.start.p0(ptr %p)\n  ret void\n}\n"),  # ll:4902429
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
 }
 
@@ -405,6 +408,9 @@ VALID = {
     "blockaddresses": BLOCKADDRESS % "@f, %b" + '@y = global [1 x ptr] [ptr blockaddress(@"f", %"b")]\n',
     "type-defined-later-behind-pointer": ("define ptr @f(ptr %p) {\n  %q = getelementptr { ptr }, ptr %p, i64 1\n"
                                           "  %r = getelementptr %T, ptr %p\n  ret ptr %q\n}\n%T = type { i32 }\n"),
+    "lifetime-of-alloca-and-poison": ("declare void @llvm.lifetime.start.p0(ptr)\ndeclare void @llvm.lifetime.end.p0(ptr)\n"
+                                      "define void @f() {\n  %a = alloca i32\n  call void @llvm.lifetime.start.p0(ptr %a)\n"
+                                      "  call void @llvm.lifetime.end.p0(ptr poison)\n  ret void\n}\n"),
     "loop-id": LOOP % ("!1", "!1 = distinct !{!1}\n"),
     "loop-id-not-self": LOOP % ("!1", "!1 = !{!\"x\"}\n"),
     "raw-nul-in-string": '@s = constant [3 x i8] c"a\0b"\n',

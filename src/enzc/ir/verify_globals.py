@@ -21,11 +21,11 @@ from collections.abc import Iterable, Iterator
 
 from enzc.ir.datalayout import X86_64_DATALAYOUT, DataLayout, DataLayoutError, for_module
 from enzc.ir.describe import describe
-from enzc.ir.instructions import Call, CallBase, Instruction
+from enzc.ir.instructions import Alloca, Call, CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef
 from enzc.ir.module import Function, Module
 from enzc.ir.types import FunctionType, IntType, MetadataType, TokenType, Type
-from enzc.ir.values import Constant, GlobalValue, InlineAsm, MetadataOperand, Value
+from enzc.ir.values import Constant, ConstantSimple, GlobalValue, InlineAsm, MetadataOperand, Value
 from enzc.ir.verify_atomics import atomic_problem
 from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
 from enzc.ir.verify_blockaddress import blockaddress_problems
@@ -44,7 +44,7 @@ from enzc.ir.verify_scopes import SCOPE_KINDS, scope_list_problem
 from enzc.ir.verify_tbaa import tbaa_problem
 
 MAX_ALIGNMENT = 1 << 32
-_ALIGN_WORD = re.compile(r"\balign\s+(\d+)\b|\balign\s*\((\d+)\)|\balignstack\((\d+)\)")
+_ALIGN_WORD = re.compile(r"\balign\s+(-?\d+)\b|\balign\s*\((-?\d+)\)|\balignstack\((-?\d+)\)")
 _GROUP_REF = re.compile(r"#(\d+)\Z")
 
 
@@ -208,6 +208,10 @@ def _intrinsic_call_problems(where: str, call: CallBase) -> list[str]:
                 f"({call.function_type}, declared {callee.function_type})"]
     if callee.name.startswith("llvm.threadlocal.address.") and call.args:
         return _threadlocal_address_problems(where, call.args[0])
+    if callee.name.startswith(("llvm.lifetime.start.", "llvm.lifetime.end.")) and call.args:
+        operand = call.args[-1]  # ll:4902429
+        if not (isinstance(operand, Alloca) or (isinstance(operand, ConstantSimple) and operand.keyword == "poison")):
+            return [f"{where}: llvm.lifetime.start/end can only be used on alloca or poison"]
     return []
 
 
