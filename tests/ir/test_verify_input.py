@@ -37,6 +37,10 @@ LOOP = ("define void @f(i1 %%c) {\nentry:\n  br label %%l\nl:\n  br i1 %%c, labe
 """A one-block loop whose latch carries the `!llvm.loop` given, and the nodes after it."""
 BLOCKADDRESS = "@x = global ptr blockaddress(%s)\ndefine void @f() {\n  br label %%b\nb:\n  ret void\n}\n"
 """A global holding the blockaddress given, and a function @f with blocks %0 and %b."""
+SCOPE_DECL = ("declare void @llvm.experimental.noalias.scope.decl(metadata)\ndefine void @f() {\n"
+              "  call void @llvm.experimental.noalias.scope.decl(metadata %s)\n  ret void\n}\n"
+              '!0 = distinct !{!0, !"domain"}\n!1 = distinct !{!1, !0, !"scope"}\n')
+"""A noalias scope declaration of the list given (scope !1 in domain !0)."""
 SHUFFLE = ("define <2 x float> @f(<2 x float> %%a, <2 x i32> %%m) {\n"
            "  %%r = shufflevector <2 x float> %%a, <2 x float> %%a, %s\n  ret <2 x float> %%r\n}\n")
 """A shufflevector of two <2 x float> with the mask given."""
@@ -383,6 +387,11 @@ INVALID = {
     "negative-global-align": '@s = private constant [2 x i8] c"a\\00", align -1\n',  # ll:5002616
     "lifetime-of-non-alloca": ("declare void @llvm.lifetime.start.p0(ptr)\ndefine void @f(ptr %p) {\n"
                                "  call void @llvm.lifetime.start.p0(ptr %p)\n  ret void\n}\n"),  # ll:4902429
+    "datalayout-unknown-specifier": 'target datalayout = "e-m:e-\x80p272:64:64"\n',  # ll:5207612
+    "datalayout-unknown-letter": 'target datalayout = "e-z8"\n',
+    "negative-array-count": "@g = global [-1 x i8] zeroinitializer\n",  # ll:5209294
+    "scope-decl-two-scopes": SCOPE_DECL % "!{!1, !1}",  # ll:5208647
+    "scope-decl-not-a-node": SCOPE_DECL % '!"x"',
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
 }
 
@@ -411,6 +420,7 @@ VALID = {
     "lifetime-of-alloca-and-poison": ("declare void @llvm.lifetime.start.p0(ptr)\ndeclare void @llvm.lifetime.end.p0(ptr)\n"
                                       "define void @f() {\n  %a = alloca i32\n  call void @llvm.lifetime.start.p0(ptr %a)\n"
                                       "  call void @llvm.lifetime.end.p0(ptr poison)\n  ret void\n}\n"),
+    "scope-decl": SCOPE_DECL % "!{!1}",
     "loop-id": LOOP % ("!1", "!1 = distinct !{!1}\n"),
     "loop-id-not-self": LOOP % ("!1", "!1 = !{!\"x\"}\n"),
     "raw-nul-in-string": '@s = constant [3 x i8] c"a\0b"\n',

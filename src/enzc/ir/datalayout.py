@@ -137,8 +137,10 @@ class DataLayout:
                 abi, pref = _align_pair(parts[2:4])
                 index_bits = int(parts[4]) if len(parts) > 4 else bits
                 self.pointers[addrspace] = _PointerSpec(bits, abi, pref, index_bits)
+            case "F" | "s":
+                pass  # function pointer alignment, the old stack spec: no effect on sizes
             case _:
-                pass  # F (function pointer alignment), ni (non-integral), ...: no effect on sizes
+                raise ValueError(f"unknown specifier '{head}'")  # ll:5207612
 
     # -- scalars -----------------------------------------------------------------------
     def pointer_spec(self, addrspace: int = 0) -> _PointerSpec:

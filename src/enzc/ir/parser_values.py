@@ -41,6 +41,8 @@ Deferred = Callable[[Type], Value]
 def _type_count(tok: Tok) -> int:
     """The element count of an array or vector type: LLVM reads it as a 64-bit number."""
     count = int(tok)
+    if count < 0:
+        raise BuildError(tok.pos, "expected a non-negative element count")  # ll:5209294: [-1 x i8]
     if count >= 1 << 64:
         raise BuildError(tok.pos, "element count does not fit in 64 bits")
     return count

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from enzc.ir.datalayout import X86_64_DATALAYOUT, DataLayout, DataLayoutError, for_module
 from enzc.ir.describe import describe
 from enzc.ir.instructions import Alloca, Call, CallBase, Instruction
-from enzc.ir.metadata import Metadata, MDRef
+from enzc.ir.metadata import Metadata, MDRef, MDTuple
 from enzc.ir.module import Function, Module
 from enzc.ir.types import FunctionType, IntType, MetadataType, TokenType, Type
 from enzc.ir.values import Constant, ConstantSimple, GlobalValue, InlineAsm, MetadataOperand, Value
@@ -148,7 +148,7 @@ def body_problems(module: Module, fn: Function) -> list[str]:
             if isinstance(inst, CallBase):
                 if isinstance(inst.callee, InlineAsm) and (problem := inline_asm_problem(inst)):
                     problems.append(f"{where}: {problem}")
-                problems += _intrinsic_call_problems(where, inst)
+                problems += _intrinsic_call_problems(where, inst, module.metadata)
                 problems += _intrinsic_only_call_problems(where, inst)
                 problems += _allocsize_problems(where, inst.fn_attrs, inst.function_type, module)
                 problems += _attribute_problems(where, [inst.fn_attrs])
@@ -197,7 +197,7 @@ def _flag_problems(where: str, flags: tuple[str, ...], opcode: str) -> list[str]
     return [f"{where}: flag '{f}' given twice" for f in repeated]
 
 
-def _intrinsic_call_problems(where: str, call: CallBase) -> list[str]:
+def _intrinsic_call_problems(where: str, call: CallBase, defined: dict[str, Metadata]) -> list[str]:
     """An intrinsic's declaration fixes its signature; a call must use exactly it (other
     callees may be called through a different function type)."""
     callee = call.callee
@@ -208,11 +208,24 @@ def _intrinsic_call_problems(where: str, call: CallBase) -> list[str]:
                 f"({call.function_type}, declared {callee.function_type})"]
     if callee.name.startswith("llvm.threadlocal.address.") and call.args:
         return _threadlocal_address_problems(where, call.args[0])
+    if callee.name == "llvm.experimental.noalias.scope.decl" and call.args:
+        return [f"{where}: {p}" for p in [_scope_decl_problem(call.args[0], defined)] if p]
     if callee.name.startswith(("llvm.lifetime.start.", "llvm.lifetime.end.")) and call.args:
         operand = call.args[-1]  # ll:4902429
         if not (isinstance(operand, Alloca) or (isinstance(operand, ConstantSimple) and operand.keyword == "poison")):
             return [f"{where}: llvm.lifetime.start/end can only be used on alloca or poison"]
     return []
+
+
+def _scope_decl_problem(operand: Value, defined: dict[str, Metadata]) -> str | None:
+    """`llvm.experimental.noalias.scope.decl` takes a list of exactly one scope (ll:5208647)."""
+    md = operand.md if isinstance(operand, MetadataOperand) else None
+    scopes = defined.get(md.id) if isinstance(md, MDRef) else md
+    if not isinstance(scopes, MDTuple):
+        return "!id.scope.list must point to an MDNode"
+    if len(scopes.operands) != 1:
+        return "!id.scope.list must point to a list with a single scope"
+    return scope_list_problem(scopes, defined)
 
 
 def _threadlocal_address_problems(where: str, operand: Value) -> list[str]:
