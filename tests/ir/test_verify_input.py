@@ -392,6 +392,9 @@ INVALID = {
     "negative-array-count": "@g = global [-1 x i8] zeroinitializer\n",  # ll:5209294
     "scope-decl-two-scopes": SCOPE_DECL % "!{!1, !1}",  # ll:5208647
     "scope-decl-not-a-node": SCOPE_DECL % '!"x"',
+    "undefined-comdat": "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1 immarg) comdat\n",  # ll:5109999
+    "undefined-named-comdat": "@g = global i32 0, comdat($c)\n",
+    "declaration-in-comdat": "$c = comdat any\ndeclare void @f() comdat($c)\n",
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
 }
 
@@ -421,6 +424,8 @@ VALID = {
                                       "define void @f() {\n  %a = alloca i32\n  call void @llvm.lifetime.start.p0(ptr %a)\n"
                                       "  call void @llvm.lifetime.end.p0(ptr poison)\n  ret void\n}\n"),
     "scope-decl": SCOPE_DECL % "!{!1}",
+    "comdats": ('$f = comdat any\n$"a b" = comdat any\n@g = global i32 0, comdat($"a b")\n'
+                "define void @f() comdat {\n  ret void\n}\n"),
     "loop-id": LOOP % ("!1", "!1 = distinct !{!1}\n"),
     "loop-id-not-self": LOOP % ("!1", "!1 = !{!\"x\"}\n"),
     "raw-nul-in-string": '@s = constant [3 x i8] c"a\0b"\n',

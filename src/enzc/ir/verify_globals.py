@@ -24,6 +24,7 @@ from enzc.ir.describe import describe
 from enzc.ir.instructions import Alloca, Call, CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef, MDTuple
 from enzc.ir.module import Function, Module
+from enzc.ir.names import unescape
 from enzc.ir.types import FunctionType, IntType, MetadataType, TokenType, Type
 from enzc.ir.values import Constant, ConstantSimple, GlobalValue, InlineAsm, MetadataOperand, Value
 from enzc.ir.verify_atomics import atomic_problem
@@ -67,6 +68,7 @@ def module_problems(module: Module) -> list[str]:
         if fn.is_declaration and any(w.startswith("personality") for w in fn.header_suffix):
             problems.append(f"{where}: a declaration cannot have a personality")
         problems += _alignment_problems(where, " ".join(fn.header_suffix))
+        problems += _comdat_problems(where, fn.header_suffix, fn.name, fn.is_declaration, module)
         problems += _attachment_problems(where, _attachments(fn), module.metadata)
     for var in module.globals.values():
         where = f"@{var.name}"
@@ -74,6 +76,7 @@ def module_problems(module: Module) -> list[str]:
         problems += prefix_problems(where, var.linkage.words, "variable")
         problems += suffix_problems(where, var.suffix)
         problems += _alignment_problems(where, " ".join(var.suffix))
+        problems += _comdat_problems(where, var.suffix, var.name, var.initializer is None, module)
         problems += _attribute_problems(where, [var.attrs])
         problems += global_problems(var)
         if var.initializer is not None:
@@ -92,6 +95,25 @@ def module_problems(module: Module) -> list[str]:
     for key, attrs in module.attribute_groups.items():
         problems += _attribute_problems(f"attributes #{key}", [attrs])
     return problems
+
+
+def _comdat_problems(where: str, words: Iterable[str], own_name: str, declaration: bool,
+                     module: Module) -> list[str]:
+    """`comdat($c)` names a defined `$c = comdat ...`, a bare `comdat` the global's own
+    name; a declaration is in none (ll:5109999)."""
+    for word in words:
+        if word == "comdat" or word.startswith("comdat("):
+            name = _comdat_name(word[7:-1]) if word != "comdat" else own_name
+            if name not in module.comdats:
+                return [f"{where}: use of undefined comdat '${name}'"]
+            if declaration:
+                return [f"{where}: a declaration may not be in a comdat"]
+    return []
+
+
+def _comdat_name(spelled: str) -> str:
+    body = spelled[1:]  # without the `$`
+    return unescape(body[1:-1]).decode("utf-8", "surrogateescape") if body.startswith('"') else body
 
 
 def _layout(module: Module) -> DataLayout:
