@@ -9,6 +9,9 @@ reports the heap use of the second call: the most bytes live at once
 derivatives print their cache bytes per call at exit; summed over the
 derivative functions (BA's Jacobian calls one per observation row) and
 divided by the two gradient calls, that is the tape of one gradient call.
+enzcc's cache blocks come from a per-thread tape stack that outlives the call
+(docs/ad.md), so the measured (second) call reuses what the warm-up allocated:
+its heap figures leave the tape out, the tape column holds it.
 """
 
 from __future__ import annotations

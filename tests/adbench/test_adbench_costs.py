@@ -52,7 +52,9 @@ def test_tables():
 
 
 def test_memory_runs_measure_what_the_derivative_allocates(tmp_path: Path, tool_by_name):
-    """manual's FFT gradient allocates one 2n-double buffer; enzcc's tape is counted."""
+    """manual's FFT gradient allocates one 2n-double buffer; enzcc's tape is counted
+    (from `--enzc-tape-stats`), and comes from the tape stack the warm-up call left,
+    so the measured call's heap does not hold it again."""
     counter = build_counter(tmp_path)
     bench, inp = case("fft", "n=64")
     manual = build_for_memory(tool_by_name("manual"), "fft", tmp_path, counter)
@@ -63,7 +65,8 @@ def test_memory_runs_measure_what_the_derivative_allocates(tmp_path: Path, tool_
     enzcc = build_for_memory(tool_by_name("enzcc"), "fft", tmp_path, counter)
     assert enzcc.exe, enzcc.error
     use = measure(enzcc.exe, bench, inp, tool_by_name("enzcc"))
-    assert use.tape_bytes is not None and 0 < use.tape_bytes <= use.heap_allocated
+    assert use.tape_bytes is not None and use.tape_bytes > 0
+    assert use.heap_allocated < use.tape_bytes
 
 
 def test_compile_time_of_a_build(tmp_path: Path, tool_by_name):
