@@ -395,6 +395,8 @@ INVALID = {
     "undefined-comdat": "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1 immarg) comdat\n",  # ll:5109999
     "undefined-named-comdat": "@g = global i32 0, comdat($c)\n",
     "declaration-in-comdat": "$c = comdat any\ndeclare void @f() comdat($c)\n",
+    "range-bound-too-wide": "declare void @g(i32 range(i32 18446744073709551616, -2147483648))\n",  # ll:5602490
+    "range-empty-not-zero": "declare void @g(i8 range(i8 -1, 255))\n",
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
 }
 
@@ -426,6 +428,7 @@ VALID = {
     "scope-decl": SCOPE_DECL % "!{!1}",
     "comdats": ('$f = comdat any\n$"a b" = comdat any\n@g = global i32 0, comdat($"a b")\n'
                 "define void @f() comdat {\n  ret void\n}\n"),
+    "range-bounds": "declare void @g(i32 range(i32 4294967295, 3), i8 range(i8 -1, 0), i1 range(i1 1, 0))\n",
     "loop-id": LOOP % ("!1", "!1 = distinct !{!1}\n"),
     "loop-id-not-self": LOOP % ("!1", "!1 = !{!\"x\"}\n"),
     "raw-nul-in-string": '@s = constant [3 x i8] c"a\0b"\n',

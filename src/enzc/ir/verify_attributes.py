@@ -135,10 +135,25 @@ def typed_attribute_problem(attr: str, type: Type) -> str | None:
         width = re.match(r"\(i(\d+)", attr[len(word):])
         if not isinstance(scalar, IntType) or (width and int(width.group(1)) != scalar.bits):
             return f"attribute '{attr[:40]}' applied to incompatible type {type}"
+        return _range_bounds_problem(attr, scalar.bits)
     if word == "nofpclass" and not isinstance(_element(type), FloatType):
         return f"attribute '{attr[:40]}' applied to incompatible type {type}"
     if word == "noundef" and isinstance(type, VoidType):
         return "attribute 'noundef' applied to void"
+    return None
+
+
+def _range_bounds_problem(attr: str, bits: int) -> str | None:
+    """`range(iN lo, hi)`: each bound fits N bits (signed or unsigned), and equal bounds
+    (the empty set) only as 0, 0 (ll:5602490)."""
+    bounds = re.search(r"\(i\d+\s+(-?\d+),\s*(-?\d+)\)", attr)
+    if bounds is None:
+        return None  # malformed: reported by attribute_problem
+    lo, hi = int(bounds.group(1)), int(bounds.group(2))
+    if not all(-(1 << (bits - 1)) <= v < 1 << bits for v in (lo, hi)):
+        return f"integer is too large for the bit width of specified type: {attr[:60]}"
+    if (lo - hi) % (1 << bits) == 0 and (lo or hi):
+        return f"the range represent the empty set but limits aren't 0: {attr[:60]}"
     return None
 
 
