@@ -397,6 +397,8 @@ INVALID = {
     "declaration-in-comdat": "$c = comdat any\ndeclare void @f() comdat($c)\n",
     "range-bound-too-wide": "declare void @g(i32 range(i32 18446744073709551616, -2147483648))\n",  # ll:5602490
     "range-empty-not-zero": "declare void @g(i8 range(i8 -1, 255))\n",
+    "dereferenceable-zero": "declare void @g(ptr dereferenceable(0))\n",  # ll:5508306
+    "dereferenceable-or-null-zero": "declare void @g(ptr dereferenceable_or_null(00))\n",
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
 }
 

@@ -41,7 +41,7 @@ _STRING_ATTR = re.compile(r'"[^"]*"(?:="[^"]*")?\Z')
 _CAPTURE = r"(?:none|address|address_is_null|provenance|read_provenance)"
 _FPCLASS = r"(?:nan|inf|zero|sub|norm|snan|qnan|ninf|pinf|nzero|pzero|nsub|psub|nnorm|pnorm|all)"
 _ARGUMENTS = {word: re.compile(pattern) for word, pattern in {
-    "dereferenceable": r"\(\d+\)", "dereferenceable_or_null": r"\(\d+\)",
+    "dereferenceable": r"\(0*[1-9]\d*\)", "dereferenceable_or_null": r"\(0*[1-9]\d*\)",  # not 0 (ll:5508306)
     "align": r"\s+\d+|\(\d+\)|=\d+", "alignstack": r"\(\d+\)", "uwtable": r"(?:\((?:sync|async)\))?",
     "allocsize": r"\(\d+(?:,\s*\d+)?\)", "vscale_range": r"\(\d+(?:,\s*\d+)?\)",
     "captures": rf"\((?:ret:\s*)?{_CAPTURE}(?:,\s*(?:ret:\s*)?{_CAPTURE})*\)",
