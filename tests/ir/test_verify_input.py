@@ -399,6 +399,7 @@ INVALID = {
     "range-empty-not-zero": "declare void @g(i8 range(i8 -1, 255))\n",
     "dereferenceable-zero": "declare void @g(ptr dereferenceable(0))\n",  # ll:5508306
     "dereferenceable-or-null-zero": "declare void @g(ptr dereferenceable_or_null(00))\n",
+    "syncscope-two-strings": 'define void @f() {\n  fence syncscope("singlethread" "singlethread") acquire\n  ret void\n}\n',  # ll:5608885
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
 }
 

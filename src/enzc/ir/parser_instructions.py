@@ -3,6 +3,7 @@ instructions and debug records."""
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -168,7 +169,7 @@ class InstructionCallbacks(ValueCallbacks):
         while i < n - 2:
             t = c[i]
             if t.type == "SYNCSCOPE":
-                scope = unescape(t[11:-2]).decode()
+                scope = _syncscope(t)
             else:
                 ordering = self._text(t)
             i += 1
@@ -269,7 +270,7 @@ class InstructionCallbacks(ValueCallbacks):
         scope = None
         j = i + 3
         if c[j].type == "SYNCSCOPE":
-            scope = unescape(c[j][11:-2]).decode()
+            scope = _syncscope(c[j])
             j += 1
         success, failure = self._text(c[j]), self._text(c[j + 1])
         align = c[-1]
@@ -277,7 +278,7 @@ class InstructionCallbacks(ValueCallbacks):
                        int(align) if align is not None else None)
 
     def fence(self, c: list) -> Instruction:
-        scope = unescape(c[0][11:-2]).decode() if len(c) == 2 else None
+        scope = _syncscope(c[0]) if len(c) == 2 else None
         return Fence(self._text(c[-1]), scope)
 
     # calls ----------------------------------------------------------------------
@@ -481,3 +482,14 @@ def _holds_named(t: Type, names: frozenset[str], seen: set[str]) -> bool:
         case ArrayType() | VectorType():
             return _holds_named(t.element, names, seen)
     return False
+
+
+_SYNCSCOPE = re.compile(r'syncscope\("([^"]*)"\)')
+
+
+def _syncscope(tok: Tok) -> str:
+    """The name in `syncscope("name")`: one string, nothing else (ll:5608885)."""
+    m = _SYNCSCOPE.fullmatch(tok)
+    if m is None:
+        raise BuildError(tok.pos, "expected ')' in syncscope: one quoted scope name")
+    return unescape(m.group(1)).decode("utf-8", "surrogateescape")
