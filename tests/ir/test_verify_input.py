@@ -400,6 +400,7 @@ INVALID = {
     "dereferenceable-zero": "declare void @g(ptr dereferenceable(0))\n",  # ll:5508306
     "dereferenceable-or-null-zero": "declare void @g(ptr dereferenceable_or_null(00))\n",
     "syncscope-two-strings": 'define void @f() {\n  fence syncscope("singlethread" "singlethread") acquire\n  ret void\n}\n',  # ll:5608885
+    "datalayout-endianness-with-suffix": 'target datalayout = "e8-m:e"\n',  # ll:5700764
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
 }
 

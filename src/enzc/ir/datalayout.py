@@ -109,6 +109,8 @@ class DataLayout:
         head, parts = spec[0], spec[1:].split(":")
         match head:
             case "e" | "E":
+                if len(spec) != 1:
+                    raise ValueError("malformed specification, must be just 'e' or 'E'")  # ll:5700764
                 self.little_endian = head == "e"
             case "S":
                 self.stack_align = int(parts[0]) // 8
