@@ -56,3 +56,11 @@ def unique_name(base: str, taken: set[str]) -> str:
         name = f"{base}.{n}"
     taken.add(name)
     return name
+
+
+def unquote_name(text: str) -> str:
+    """A name without its sigil: `%x` → `x`, `@"a b"` → `a b` (escapes decoded)."""
+    body = text[1:]
+    if body.startswith('"'):
+        return unescape(body[1:-1]).decode("utf-8", "surrogateescape")
+    return body

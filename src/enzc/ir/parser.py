@@ -28,7 +28,7 @@ from typing import Iterator
 
 from enzc.ir.errors import IRParseError, position
 from enzc.ir.module import BasicBlock, Function, Module
-from enzc.ir.names import unescape
+from enzc.ir.names import unescape, unquote_name
 from enzc.ir.parser_lalr import Engine, SyntaxProblem
 from enzc.ir.parser_metadata import LazyContext, MDSyntax, lazy_definition, parse_attribute_group, parse_definition
 from enzc.ir.parser_transform import Builder, BuildError
@@ -419,7 +419,7 @@ _TYPEDEF = re.compile(r'%("[^"]*"|[-a-zA-Z$._0-9]+)[ \t]*=[ \t]*type\b')
 
 def _type_name(spelled: str) -> str:
     """A type's name as the module keys it (quotes and escapes removed, `%04` is `4`)."""
-    name = unescape(spelled[1:-1]).decode("utf-8", "surrogateescape") if spelled.startswith('"') else spelled
+    name = unquote_name("%" + spelled)
     return str(int(name)) if name[:1] == "0" and len(name) > 1 and name.isdigit() else name
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from enzc.ir.parser_entities import EntityCallbacks
 from enzc.ir.parser_instructions import InstructionCallbacks
-from enzc.ir.parser_values import BuildError, fp_value, is_cconv, unquote_name
+from enzc.ir.names import unquote_name
+from enzc.ir.parser_values import BuildError, fp_value, is_cconv
 
 __all__ = ["Builder", "BuildError", "fp_value", "is_cconv", "unquote_name"]
 

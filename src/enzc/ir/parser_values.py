@@ -22,7 +22,7 @@ from typing import Any, Callable
 from enzc.ir.instructions import DebugRecord, DIArgList
 from enzc.ir.metadata import Metadata, MDRef, MDString, MDTuple, MDValue
 from enzc.ir.module import BasicBlock, Function, Module
-from enzc.ir.names import unescape
+from enzc.ir.names import unescape, unquote_name
 from enzc.ir.parser_lalr import Tok
 from enzc.ir.parser_metadata import MDSyntax, parse_node
 from enzc.ir.types import (
@@ -93,14 +93,6 @@ def is_cconv(word: str) -> bool:
 def _slot_key(name: str) -> str:
     """Numbered names compare as numbers: `%04` is `%4`."""
     return str(int(name)) if name[:1] == "0" and len(name) > 1 and name.isdigit() else name
-
-
-def unquote_name(text: str) -> str:
-    """A name without its sigil: `%x` → `x`, `@"a b"` → `a b` (escapes decoded)."""
-    body = text[1:]
-    if body.startswith('"'):
-        return unescape(body[1:-1]).decode("utf-8", "surrogateescape")
-    return body
 
 
 def fp_value(text: str, kind: str) -> float:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 from enzc.ir.module import Function, Module
-from enzc.ir.names import unescape
+from enzc.ir.names import unquote_name
 from enzc.ir.printer import Slots
 from enzc.ir.values import ConstantAggregate, ConstantExpr, ConstantSplat, RawConstant, Value
 
@@ -22,13 +22,13 @@ def blockaddress_problems(constant: Value, module: Module) -> list[str]:
     problems = []
     for text in _texts(constant):
         for m in _BLOCKADDRESS.finditer(text):
-            fn = module.functions.get(_name(m.group(1)))
+            fn = module.functions.get(unquote_name("@" + m.group(1)))
             if fn is None:
                 problems.append(f"expected function name in blockaddress: {m.group()}")
             elif fn.is_declaration:
                 problems.append(f"cannot take blockaddress inside a declaration: {m.group()}")
             else:
-                problems += _block_problems(fn, _name(m.group(2)), m.group())
+                problems += _block_problems(fn, unquote_name("%" + m.group(2)), m.group())
     return problems
 
 
@@ -36,7 +36,7 @@ def _block_problems(fn: Function, block: str, text: str) -> list[str]:
     blocks = fn.blocks  # parse a lazily kept body first: Slots numbers parsed blocks only
     slots = Slots(fn)
     names = [slots.refs.get(id(b), "")[1:] for b in blocks]
-    spelled = [_name(n) for n in names]
+    spelled = [unquote_name("%" + n) for n in names]
     if block not in spelled:
         return [f"use of undefined value '%{block}' in {text}"]
     if spelled.index(block) == 0:
@@ -57,9 +57,3 @@ def _texts(value: Value) -> Iterator[str]:
                 yield from _texts(element)
         case ConstantSplat():
             yield from _texts(value.element)
-
-
-def _name(spelled: str) -> str:
-    if spelled.startswith('"'):
-        return unescape(spelled[1:-1]).decode("utf-8", "surrogateescape")
-    return spelled

@@ -24,7 +24,7 @@ from enzc.ir.describe import describe
 from enzc.ir.instructions import Alloca, Call, CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef, MDTuple
 from enzc.ir.module import Function, Module
-from enzc.ir.names import unescape
+from enzc.ir.names import unquote_name
 from enzc.ir.types import FunctionType, IntType, MetadataType, TokenType, Type
 from enzc.ir.values import Constant, ConstantSimple, GlobalValue, InlineAsm, MetadataOperand, Value
 from enzc.ir.verify_atomics import atomic_problem
@@ -103,17 +103,12 @@ def _comdat_problems(where: str, words: Iterable[str], own_name: str, declaratio
     name; a declaration is in none (ll:5109999)."""
     for word in words:
         if word == "comdat" or word.startswith("comdat("):
-            name = _comdat_name(word[7:-1]) if word != "comdat" else own_name
+            name = unquote_name(word[7:-1]) if word != "comdat" else own_name
             if name not in module.comdats:
                 return [f"{where}: use of undefined comdat '${name}'"]
             if declaration:
                 return [f"{where}: a declaration may not be in a comdat"]
     return []
-
-
-def _comdat_name(spelled: str) -> str:
-    body = spelled[1:]  # without the `$`
-    return unescape(body[1:-1]).decode("utf-8", "surrogateescape") if body.startswith('"') else body
 
 
 def _layout(module: Module) -> DataLayout:
