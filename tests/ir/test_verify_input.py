@@ -402,6 +402,38 @@ INVALID = {
     "syncscope-two-strings": 'define void @f() {\n  fence syncscope("singlethread" "singlethread") acquire\n  ret void\n}\n',  # ll:5608885
     "datalayout-endianness-with-suffix": 'target datalayout = "e8-m:e"\n',  # ll:5700764
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
+    "sret-type-with-stray-characters": "%struct.re = type { i32 }\n" + CALL_G % "sret(%struct.re@{cord)",  # ll:5906571
+    "sret-undefined-type": CALL_G % "sret(%struct.nope)",
+    "byval-undefined-type-in-aggregate": "declare void @g(ptr byval({ i32, [2 x %nope] }))\n",
+    "byval-function-type": "declare void @g(ptr byval(i32 (i32)))\n",
+    "byval-opaque-struct-at-a-call": "%O = type opaque\n" + CALL_G % "byval(%O)",
+    "preallocated-label": "declare void @g(ptr preallocated(label))\n",
+    "byref-two-types": "declare void @g(ptr byref(i32 i32))\n",
+    # Attributes taken together (verify_attribute_lists.py), LLVM's verifier rules:
+    "byval-with-nest": "declare void @g(ptr byval(i32) nest %a)\n",
+    "inalloca-readonly": "declare void @g(ptr inalloca(i32) readonly %a)\n",
+    "zeroext-signext": "declare void @g(i32 zeroext signext %a)\n",
+    "readonly-writeonly": "declare void @g(ptr readonly writeonly %a)\n",
+    "writable-readonly": "declare void @g(ptr writable readonly %a)\n",
+    "immarg-outside-intrinsics": "declare void @g(i32 immarg %a)\n",
+    "two-nest-parameters": "declare void @g(ptr nest %a, ptr nest %b)\n",
+    "sret-on-third-parameter": "declare void @g(i32 %a, i32 %b, ptr sret(i32) %c)\n",
+    "sret-function-returns-a-value": "define i32 @g(ptr sret(i32) %a) {\n  ret i32 0\n}\n",
+    "two-sret-arguments-at-a-call": CALL_G % "sret(i32) %p, ptr sret(i32)",
+    "sret-vararg-argument": ("declare void @h(...)\ndefine void @f(ptr %p) {\n"
+                             "  call void (...) @h(ptr sret(i32) %p)\n  ret void\n}\n"),
+    "inalloca-not-last": "declare void @g(ptr inalloca(i32) %a, i32 %b)\n",
+    "returned-type-mismatch": "declare ptr @g(i32 returned %a)\n",
+    "swiftself-twice": "declare void @g(ptr swiftself %a, ptr swiftself %b)\n",
+    "nest-on-return": "declare nest ptr @g()\n",
+    "noinline-alwaysinline-through-group": "declare void @g() noinline #0\nattributes #0 = { alwaysinline }\n",
+    "optnone-without-noinline": "define void @f() #0 {\n  ret void\n}\nattributes #0 = { optnone }\n",
+    "writable-memory-read": "declare void @g(ptr writable %a) memory(read)\n",
+    "jumptable-without-unnamed-addr": "declare void @g() jumptable\n",
+    "allockind-alloc-and-free": 'declare ptr @g(i64) allockind("alloc,free")\n',
+    "vscale-range-not-power-of-two": "declare void @g() vscale_range(3, 4)\n",
+    "initializes-overlapping": "declare void @g(ptr initializes((0, 4), (2, 8)) %a)\n",
+    "initializes-empty-range": "declare void @g(ptr initializes((4, 4)) %a)\n",
 }
 
 VALID = {
@@ -544,6 +576,17 @@ VALID = {
     "fcmp-true-false": "define i1 @f(double %a) {\n  %r = fcmp true double %a, 0.0\n"
                        "  %s = fcmp false double %a, 0.0\n  %t = and i1 %r, %s\n  ret i1 %t\n}\n",
     "atomic-loads": _LOAD % 'load atomic volatile i64, ptr %p syncscope("singlethread") acquire, align 8',
+    "type-attribute-arguments": ('%"q T" = type { i8 }\ndeclare void @h(ptr byval(%L), ptr byref(<{ i8, i32 }>))\n'
+                                 + CALL_G % 'sret({ [4 x %"q T"], <2 x float>, ptr addrspace(1) })'
+                                 + "%L = type { double }\n"),
+    "attribute-lists": ("declare ptr @h(...)\ndeclare ptr @r(ptr returned)\ndeclare void @g(ptr sret(i32) inreg %a, "
+                        "ptr writable initializes((0, 4), (5, 8)) %c, ptr inalloca(i32) %d) "
+                        "memory(argmem: write) allockind(\"alloc,zeroed\") vscale_range(2, 0)\n"
+                        "declare noext noundef i32 @k(i32 zeroext) unnamed_addr jumptable\n"
+                        "define void @f(ptr %p) #0 {\n  %q = call ptr (...) @h(ptr returned %p, ptr nest %p)\n"
+                        "  ret void\n}\nattributes #0 = { noinline optnone }\n"),
+    "sret-of-unsized-types": ("%O = type opaque\ndeclare void @g(ptr sret(%O))\n"
+                              "declare void @h(ptr sret(label))\ndeclare void @k(ptr sret(metadata))\n"),
 }
 
 

@@ -98,7 +98,8 @@ def _get_engine() -> tuple[Engine, Builder]:
     global _engine, _builder
     if _engine is None:
         builder = Builder()
-        _engine = Engine(builder, ["module", "body"])
+        engine = _engine = Engine(builder, ["module", "body", "lone_type"])
+        builder.parse_type_text = lambda text: engine.parse(text, "lone_type")
         _builder = builder
     assert _builder is not None
     return _engine, _builder

@@ -9,7 +9,8 @@ from enzc.ir.metadata import Metadata
 from enzc.ir.module import Alias, Comdat, Function, GlobalVariable
 from enzc.ir.parser_lalr import Tok
 from enzc.ir.parser_values import (
-    LINKAGE_WORDS, BuildError, ValueCallbacks, attachment_ref, is_cconv, typed_spelling,
+    LINKAGE_WORDS, BuildError, ValueCallbacks, attachment_ref, check_sized_argument, is_cconv,
+    typed_spelling,
 )
 from enzc.ir.types import FunctionType, PointerType, StructType, Type
 from enzc.ir.values import ConstantAggregate, ConstantExpr, ConstantSplat, GlobalValue, Value
@@ -225,6 +226,8 @@ class EntityCallbacks(ValueCallbacks):
         for name, tok in self.type_refs.items():
             if name not in self.defined_types:
                 raise BuildError(tok.pos, f"use of undefined type named '{name}'")
+        for word, t, tok in self.sized_type_arguments:
+            check_sized_argument(word, t, tok)
         if not self.global_forward:
             return
         targets: dict[int, GlobalValue] = {}

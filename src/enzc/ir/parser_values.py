@@ -23,8 +23,9 @@ from enzc.ir.instructions import DebugRecord, DIArgList
 from enzc.ir.metadata import Metadata, MDRef, MDString, MDTuple, MDValue
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.names import unescape, unquote_name
-from enzc.ir.parser_lalr import Tok
+from enzc.ir.parser_lalr import SyntaxProblem, Tok
 from enzc.ir.parser_metadata import MDSyntax, parse_node
+from enzc.ir.verify_gep import is_sized
 from enzc.ir.types import (
     I1, LABEL, METADATA, PTR, TOKEN, VOID, ArrayType, FloatType, FunctionType, IntType, LabelType,
     MetadataType, PointerType, StructType, TargetExtType, TokenType, Type, VectorType, VoidType,
@@ -81,6 +82,8 @@ LINKAGE_WORDS = frozenset({
 })
 _CCONV_PREFIXES = ("amdgpu_", "aarch64_", "ptx_", "spir_", "riscv_", "arm_", "x86_", "m68k_", "avr_", "msp430_")
 _ATTR_TOKENS = frozenset({"WORD", "ATTR_PAREN", "STRATTR", "STRING", "ATTRGRP", "WEAK", "ALLOCA_FLAG"})
+_TYPE_ARGUMENT_ATTRS = frozenset({"sret", "byval", "byref", "inalloca", "preallocated", "elementtype"})
+"""Attributes whose argument is a type: it is parsed as one (ll:5906571)."""
 
 
 def is_cconv(word: str) -> bool:
@@ -131,6 +134,12 @@ def fp_value(text: str, kind: str) -> float:
     return sum(struct.unpack("<d", struct.pack("<Q", part))[0] for part in (hi, lo))
 
 
+def check_sized_argument(word: str, t: Type, tok: Tok) -> None:
+    """LLVM's verifier: `byval(T)`, `byref(T)`, `inalloca(T)`, `preallocated(T)` need a sized T."""
+    if not is_sized(t):
+        raise BuildError(tok.pos, f"Attribute '{word}' does not support unsized types ({t})")
+
+
 class ValueCallbacks:
     """Parser state and the callbacks for terminals, types, values and metadata operands."""
 
@@ -144,6 +153,8 @@ class ValueCallbacks:
             "FLOAT": self._float_value, "CONSTKW": self._keyword_value, "CSTRING": self._cstring_value,
         }
         self._reset_body(None)
+        self.parse_type_text: Callable[[str], Type] | None = None
+        """Set by the parser: the grammar's `lone_type` start, for attribute arguments."""
 
     # ------------------------------------------------------------------ state
     def begin_module(self, module: Module) -> None:
@@ -152,6 +163,7 @@ class ValueCallbacks:
         self.global_forward: dict[str, list[_GlobalForward]] = {}
         self.defined_types: set[str] = set()
         self.type_refs: dict[str, Tok] = {}
+        self.sized_type_arguments: list[tuple[str, Type, Tok]] = []
         self.defined_functions: list[Function] = []
         self.header_arg_names: list[list[str | None]] = []
 
@@ -231,6 +243,8 @@ class ValueCallbacks:
         for t in it:
             kind = t.type
             if kind in _ATTR_TOKENS:
+                if kind == "ATTR_PAREN":
+                    self._check_type_argument(t)
                 out.append(self._text(t))
             elif kind in ("ALIGN", "CC"):
                 out.append(self._text(f"{t} {next(it)}"))
@@ -239,6 +253,26 @@ class ValueCallbacks:
             else:
                 raise BuildError(t.pos, f"unexpected '{t}'")
         return out
+
+    def _check_type_argument(self, tok: Tok) -> None:
+        """`sret(T)` and its kin: T must be a type LLVM can read, its named structs
+        defined (the attribute keeps its text; only the check needs the type)."""
+        word, _, rest = str(tok).partition("(")
+        if word not in _TYPE_ARGUMENT_ATTRS or self.parse_type_text is None:
+            return
+        start = len(word) + 1
+        try:
+            t = self.parse_type_text(rest[:-1])
+        except (SyntaxProblem, BuildError) as e:
+            raise BuildError(tok.pos + start + e.pos, e.message) from None
+        if word not in ("sret", "elementtype"):  # LLVM's verifier lets those two be unsized
+            if self.fn is None:  # a struct it names may be defined further down
+                self.sized_type_arguments.append((word, t, tok))
+            else:
+                check_sized_argument(word, t, tok)
+
+    def lone_type(self, c: list) -> Type:
+        return c[0]
 
     def _name_of(self, tok: Tok) -> str:
         return sys.intern(_slot_key(unquote_name(tok)))

@@ -30,7 +30,7 @@ PARAMETER_ONLY = frozenset("""
     align allocalign allocptr byref byval captures dead_on_return dead_on_unwind
     dereferenceable dereferenceable_or_null elementtype immarg inalloca initializes inreg
     nest noalias nocapture nofpclass nonnull noundef preallocated range returned signext
-    sret swiftasync swifterror swiftself writable zeroext
+    sret swiftasync swifterror swiftself writable zeroext noext
 """.split())
 EITHER = frozenset("nofree alignstack readnone readonly writeonly".split())
 
@@ -40,6 +40,7 @@ _MEMORY_ITEM = re.compile(r"(?:(argmem|inaccessiblemem|errnomem|target_mem0|targ
 _STRING_ATTR = re.compile(r'"[^"]*"(?:="[^"]*")?\Z')
 _CAPTURE = r"(?:none|address|address_is_null|provenance|read_provenance)"
 _FPCLASS = r"(?:nan|inf|zero|sub|norm|snan|qnan|ninf|pinf|nzero|pzero|nsub|psub|nnorm|pnorm|all)"
+_RANGE_PAIR = r"\(\s*-?\d+\s*,\s*-?\d+\s*\)"
 _ARGUMENTS = {word: re.compile(pattern) for word, pattern in {
     "dereferenceable": r"\(0*[1-9]\d*\)", "dereferenceable_or_null": r"\(0*[1-9]\d*\)",  # not 0 (ll:5508306)
     "align": r"\s+\d+|\(\d+\)|=\d+", "alignstack": r"\(\d+\)", "uwtable": r"(?:\((?:sync|async)\))?",
@@ -48,6 +49,7 @@ _ARGUMENTS = {word: re.compile(pattern) for word, pattern in {
     "nofpclass": rf"\({_FPCLASS}(?:\s+{_FPCLASS})*\)",
     "range": r"\(i\d+\s+-?\d+,\s*-?\d+\)",
     "allockind": r'\("[a-z,]*"\)',
+    "initializes": rf"\(\s*{_RANGE_PAIR}(?:\s*,\s*{_RANGE_PAIR})*\s*\)",
 }.items()}
 """The arguments of attributes that take them, where a mistake is easy to make."""
 _TAKES_ARGUMENTS = frozenset("""
@@ -95,6 +97,20 @@ def attribute_problem(attr: str, position: str) -> str | None:
         return f"malformed attribute {attr[:40]}"
     if word in _ARGUMENTS and not _ARGUMENTS[word].fullmatch(rest):
         return f"malformed '{word}' attribute: {attr[:60]}"
+    if word == "initializes":
+        return _initializes_problem(rest)
+    return None
+
+
+def _initializes_problem(arguments: str) -> str | None:
+    """`initializes((lo, hi), ...)`: each range non-empty, sorted, apart from the last."""
+    previous_high = None
+    for low, high in re.findall(r"(-?\d+)\s*,\s*(-?\d+)", arguments):
+        if int(low) == int(high):
+            return "the range should not represent the full or empty set!"
+        if int(low) > int(high) or (previous_high is not None and int(low) <= previous_high):
+            return "Invalid (unordered or overlapping) range list"
+        previous_high = int(high)
     return None
 
 

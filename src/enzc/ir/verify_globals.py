@@ -25,9 +25,13 @@ from enzc.ir.instructions import Alloca, Call, CallBase, Instruction
 from enzc.ir.metadata import Metadata, MDRef, MDTuple
 from enzc.ir.module import Function, Module
 from enzc.ir.names import unquote_name
-from enzc.ir.types import FunctionType, IntType, MetadataType, TokenType, Type
+from enzc.ir.types import FunctionType, IntType, MetadataType, TokenType, Type, VoidType
 from enzc.ir.values import Constant, ConstantSimple, GlobalValue, InlineAsm, MetadataOperand, Value
 from enzc.ir.verify_atomics import atomic_problem
+from enzc.ir.verify_attribute_lists import (
+    attribute_word, expand_groups, function_attribute_problems, parameter_list_problems,
+    return_attribute_list_problems,
+)
 from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
 from enzc.ir.verify_blockaddress import blockaddress_problems
 from enzc.ir.verify_constants import constant_problems, global_problems
@@ -62,6 +66,7 @@ def module_problems(module: Module) -> list[str]:
                                               + [(a.attrs, a.type) for a in fn.args])
         problems += _attribute_problems(where, [fn.ret_attrs, *(a.attrs for a in fn.args)],
                                         "param")
+        problems += _attribute_list_problems(where, fn, module)
         problems += prefix_problems(where, fn.linkage.words, "function")
         problems += _intrinsic_only_type_problems(where, fn)
         problems += _allocsize_problems(where, fn.fn_attrs, fn.function_type, module)
@@ -95,6 +100,34 @@ def module_problems(module: Module) -> list[str]:
     for key, attrs in module.attribute_groups.items():
         problems += _attribute_problems(f"attributes #{key}", [attrs])
     return problems
+
+
+def _attribute_list_problems(where: str, fn: Function, module: Module) -> list[str]:
+    """The rules over a function's attributes taken together (verify_attribute_lists.py)."""
+    ftype = fn.function_type
+    problems = return_attribute_list_problems(fn.ret_attrs)
+    problems += parameter_list_problems(ftype.ret, [(a.attrs, a.type) for a in fn.args], len(fn.args),
+                                        intrinsic=fn.name.startswith("llvm."), inline_asm=False)
+    problems += function_attribute_problems(expand_groups(fn.fn_attrs, module.attribute_groups),
+                                            [a.attrs for a in fn.args],
+                                            global_unnamed_addr=fn.unnamed_addr == "unnamed_addr")
+    if not isinstance(ftype.ret, VoidType) and any(
+            attribute_word(attr) == "sret" for a in fn.args for attr in a.attrs):
+        problems.append("functions with 'sret' argument must return void")
+    return [f"{where}: {p}" for p in problems]
+
+
+def _call_attribute_list_problems(where: str, call: CallBase, module: Module) -> list[str]:
+    callee = call.callee
+    ftype = call.function_type
+    problems = return_attribute_list_problems(call.ret_attrs)
+    problems += parameter_list_problems(
+        ftype.ret, list(zip(call.arg_attrs, (a.type for a in call.args))), len(ftype.params),
+        intrinsic=isinstance(callee, Function) and callee.name.startswith("llvm."),
+        inline_asm=isinstance(callee, InlineAsm))
+    problems += function_attribute_problems(expand_groups(call.fn_attrs, module.attribute_groups),
+                                            call.arg_attrs, global_unnamed_addr=None)
+    return [f"{where}: {p}" for p in problems]
 
 
 def _comdat_problems(where: str, words: Iterable[str], own_name: str, declaration: bool,
@@ -173,6 +206,7 @@ def body_problems(module: Module, fn: Function) -> list[str]:
                     where, [(inst.ret_attrs, inst.type), *zip(inst.arg_attrs, (a.type for a in inst.args))])
                 problems += _attribute_problems(where, [inst.ret_attrs, *inst.arg_attrs],
                                                 "param")
+                problems += _call_attribute_list_problems(where, inst, module)
             problems += _attachment_problems(where, _attachments(inst), module.metadata)
             problems += _tbaa_problems(where, inst, module.metadata)
             if problem := prof_problem(inst.metadata.get("prof"), inst, module.metadata):
