@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from enzc.ir.types import FloatType, IntType, Type, VectorType
+from enzc.ir.verify_attributes import attribute_word
 
 RETURN_ATTRIBUTES = frozenset("""
     align dereferenceable dereferenceable_or_null inreg noalias noext nofpclass noundef
@@ -20,7 +21,6 @@ RETURN_ATTRIBUTES = frozenset("""
 """.split())
 """The attributes LLVM 22 reads on a return value (besides string attributes)."""
 
-_WORD = re.compile(r"[a-z_0-9]+")
 _GROUP = re.compile(r"#(\d+)\Z")
 _EXCLUSIVE = ("byval", "inalloca", "preallocated", "sret", "nest", "byref")
 _INCOMPATIBLE_PAIRS = (
@@ -33,14 +33,6 @@ _ONCE_PER_LIST = {"nest": "More than one parameter has attribute nest!",
                   "swiftself": "Cannot have multiple 'swiftself' parameters!",
                   "swiftasync": "Cannot have multiple 'swiftasync' parameters!",
                   "swifterror": "Cannot have multiple 'swifterror' parameters!"}
-
-
-def attribute_word(attr: str) -> str:
-    """`align` of `align 8`, `byval` of `byval(i32)`; a string attribute is itself."""
-    if attr.startswith('"'):
-        return attr
-    m = _WORD.match(attr)
-    return m.group() if m else attr
 
 
 def expand_groups(attrs: Iterable[str], groups: Mapping[str, Sequence[str]]) -> list[str]:

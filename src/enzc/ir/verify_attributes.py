@@ -68,6 +68,12 @@ _POINTER_ONLY = frozenset("""
 _TARGET_FEATURES = '"target-features"="'
 
 
+def attribute_word(attr: str) -> str:
+    """`align` of `align 8`, `byval` of `byval(i32)`; a string attribute is itself."""
+    m = _WORD.match(attr)
+    return m.group() if m else attr
+
+
 def attribute_problem(attr: str, position: str) -> str | None:
     """Why LLVM rejects `attr` at `position` ("fn" or "param"), or None."""
     if attr.startswith('"'):
@@ -80,8 +86,7 @@ def attribute_problem(attr: str, position: str) -> str | None:
         return string_attribute_problem(key, value) if position == "fn" else None
     if attr.startswith("#"):
         return None if position == "fn" else f"attribute group {attr} on a parameter"
-    m = _WORD.match(attr)
-    word = m.group() if m else attr
+    word = attribute_word(attr)
     if word not in FUNCTION_ONLY and word not in PARAMETER_ONLY and word not in EITHER:
         return f"unknown attribute '{word[:40]}'"
     if position == "fn" and word in PARAMETER_ONLY:
@@ -140,8 +145,7 @@ def _balanced(text: str) -> bool:
 def typed_attribute_problem(attr: str, type: Type) -> str | None:
     """Why LLVM rejects parameter or return attribute `attr` on a value of `type`
     (attributes for pointers on other types, `range` of another width, ...)."""
-    m = _WORD.match(attr)
-    word = m.group() if m else attr
+    word = attribute_word(attr)
     scalar = type.scalar
     if word in _POINTER_ONLY and not isinstance(scalar if word == "align" else type, PointerType):
         return f"attribute '{attr[:40]}' applied to incompatible type {type}"

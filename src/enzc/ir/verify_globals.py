@@ -29,10 +29,9 @@ from enzc.ir.types import FunctionType, IntType, MetadataType, TokenType, Type, 
 from enzc.ir.values import Constant, ConstantSimple, GlobalValue, InlineAsm, MetadataOperand, Value
 from enzc.ir.verify_atomics import atomic_problem
 from enzc.ir.verify_attribute_lists import (
-    attribute_word, expand_groups, function_attribute_problems, parameter_list_problems,
-    return_attribute_list_problems,
+    expand_groups, function_attribute_problems, parameter_list_problems, return_attribute_list_problems,
 )
-from enzc.ir.verify_attributes import attribute_problem, typed_attribute_problem
+from enzc.ir.verify_attributes import attribute_problem, attribute_word, typed_attribute_problem
 from enzc.ir.verify_blockaddress import blockaddress_problems
 from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
@@ -298,12 +297,8 @@ def _allocsize_problems(where: str, attrs: Iterable[str], ftype: FunctionType,
                         module: Module) -> list[str]:
     """`allocsize(i[, j])` (also through an attribute group) names integer parameters
     of the function or call it is on."""
-    words: list[str] = []
-    for attr in attrs:
-        group = _GROUP_REF.match(attr)
-        words += module.attribute_groups.get(group.group(1), ()) if group else [attr]
     problems = []
-    for word in words:
+    for word in expand_groups(attrs, module.attribute_groups):
         if (m := _ALLOCSIZE.match(word)) is None:
             continue
         for index, role in ((m.group(1), "element size"), (m.group(2), "number of elements")):
