@@ -3,9 +3,11 @@
 // allocates, fills and frees, and an input overwritten after the callee ran.
 // __enzyme_fwdsplit calls the callee's own tangent replay on the same tape. Against
 // central finite differences of the result and of the arrays; the arrays must hold
-// the primal's results, and the primal must have run once (a global counter).
+// the primal's results, and the primal must have run once (a global counter). The
+// caller then overwrites the arrays and the counter: __enzyme_fwdsplit must neither
+// read nor write them.
 // tol: rel=1e-6 abs=1e-9
-// grads: 11
+// grads: 18
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,11 +48,21 @@ int main(void) {
     model(once_out, once_x, a0, N);
     runs = 0;
     void *tape = __enzyme_augmentfwd((void *)model, enzyme_dup, out, dout, enzyme_dup, x, dx, a0, enzyme_const, N);
-    double dr = __enzyme_fwdsplit((void *)model, enzyme_dup, out, dout, enzyme_dup, x, dx, enzyme_dup, a0, va,
-                                  enzyme_const, N, tape);
     printf("grad runs %d %d\n", runs, 1);
     for (int i = 0; i < N; i++) printf("grad out_once[%d] %.17g %.17g\n", i, out[i], once_out[i]);
     printf("grad x0_once %.17g %.17g\n", x[0], once_x[0]);
+    for (int i = 0; i < N; i++) {
+        out[i] = 10.0 + i;
+        x[i] = 20.0 + i;
+    }
+    runs = 40;
+    double dr = __enzyme_fwdsplit((void *)model, enzyme_dup, out, dout, enzyme_dup, x, dx, enzyme_dup, a0, va,
+                                  enzyme_const, N, tape);
+    printf("grad runs_untouched %d %d\n", runs, 40);
+    for (int i = 0; i < N; i++) {
+        printf("grad out_untouched[%d] %.17g %.17g\n", i, out[i], 10.0 + i);
+        printf("grad x_untouched[%d] %.17g %.17g\n", i, x[i], 20.0 + i);
+    }
 
     const double h = 1e-6;
     double op[N], om[N], xp[N], xm[N];

@@ -1,9 +1,10 @@
 // Forward split mode with a tape through recursion: each level of an in-place
 // recurrence (x[k] += sin(x[k-1]) x[k], level k after level k-1) runs in
 // __enzyme_augmentfwd once, and its tangent replays the same levels from the shared
-// tape. Against central finite differences; x must hold the recurrence applied once.
+// tape. Against central finite differences; x must hold the recurrence applied once,
+// and what the caller then writes to x must stay (the tangent neither reads nor writes x).
 // tol: rel=1e-6 abs=1e-9
-// grads: 10
+// grads: 15
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +30,9 @@ int main(void) {
     recur(once, N);
     void *tape = __enzyme_augmentfwd((void *)recur, enzyme_dup, x, dx, enzyme_const, N);
     for (int i = 0; i < N; i++) printf("grad x_once[%d] %.17g %.17g\n", i, x[i], once[i]);
+    for (int i = 0; i < N; i++) x[i] = -3.0 - i;
     __enzyme_fwdsplit((void *)recur, enzyme_dup, x, dx, enzyme_const, N, tape);
+    for (int i = 0; i < N; i++) printf("grad x_untouched[%d] %.17g %.17g\n", i, x[i], -3.0 - i);
     const double h = 1e-6;
     for (int i = 0; i < N; i++) {
         xp[i] = x0[i] + h * v[i];
