@@ -1,19 +1,21 @@
 // Forward split mode with a tape across calls: a callee (kept a call: noinline) that
 // adds into the caller's array through a pointer, a heap buffer the function
 // allocates, fills and frees, and an input overwritten after the callee ran.
-// __enzyme_fwdsplit calls the callee's own tangent replay on the same tape. Against
+// __enzyme_fwdsplit calls the callee's own tangent replay on the same tape;
+// __enzyme_augmentfwd declared to return {result, tape} returns f's result too. Against
 // central finite differences of the result and of the arrays; the arrays must hold
 // the primal's results, and the primal must have run once (a global counter). The
 // caller then overwrites the arrays and the counter: __enzyme_fwdsplit must neither
 // read nor write them.
 // tol: rel=1e-6 abs=1e-9
-// grads: 18
+// grads: 19
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void *__enzyme_augmentfwd(void *, ...);
+typedef struct { double result; void *tape; } Augmented;
+Augmented __enzyme_augmentfwd(void *, ...);
 double __enzyme_fwdsplit(void *, ...);
 extern int enzyme_dup, enzyme_const;
 
@@ -45,10 +47,12 @@ int main(void) {
     memcpy(dx, vx, sizeof dx);
     memcpy(once_out, out0, sizeof once_out);
     memcpy(once_x, x0, sizeof once_x);
-    model(once_out, once_x, a0, N);
+    double r_once = model(once_out, once_x, a0, N);
     runs = 0;
-    void *tape = __enzyme_augmentfwd((void *)model, enzyme_dup, out, dout, enzyme_dup, x, dx, a0, enzyme_const, N);
+    Augmented aug = __enzyme_augmentfwd((void *)model, enzyme_dup, out, dout, enzyme_dup, x, dx, a0, enzyme_const, N);
+    void *tape = aug.tape;
     printf("grad runs %d %d\n", runs, 1);
+    printf("grad r_once %.17g %.17g\n", aug.result, r_once);
     for (int i = 0; i < N; i++) printf("grad out_once[%d] %.17g %.17g\n", i, out[i], once_out[i]);
     printf("grad x0_once %.17g %.17g\n", x[0], once_x[0]);
     for (int i = 0; i < N; i++) {
