@@ -45,6 +45,7 @@ CASES = {
     "vector_reverse_global": Case(DIAG / "vector_reverse_global.c", ("enzyme_width", "state", "one shadow")),
     "fwdsplit_both_tapes": Case(DIAG / "fwdsplit_both_tapes.c", ("__enzyme_fwdsplit", "__enzyme_reverse", "tape")),
     "fwdsplit_atomic": Case(DIAG / "fwdsplit_atomic.c", ("__enzyme_fwdsplit", "atomicrmw", "count_and_square")),
+    "fwdsplit_width": Case(DIAG / "fwdsplit_width.c", ("__enzyme_fwdsplit", "enzyme_width", "tape")),
     "fwdsplit_memory": Case(DIAG / "fwdsplit_memory.c", ("__enzyme_fwdsplit", "scale_in_place", "memory")),
     "enzyme_plugin_attribute": Case(DIAG / "enzyme_plugin_attribute.c", ("'enzyme_inactive_noblock'", "not supported")),
     "allocation_like_bad_index": Case(DIAG / "allocation_like_bad_index.c", ("__enzyme_allocation_like", "index")),

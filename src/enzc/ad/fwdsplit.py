@@ -76,9 +76,6 @@ def fwdsplit_derivative(lowering: Lowering, call: CallBase, caller: Function,
                            f"'{fn.name}' may read or write the caller's memory, so its primal values must come "
                            "from a tape", "pass the tape of __enzyme_augmentfwd(f, ...) as the last argument")
         return lowering.derivatives.forward(fn, entry.signature), []
-    if entry.signature.width > 1:
-        raise ad_error(module, call, caller.name or "?", "__enzyme_fwdsplit with a tape takes one tangent, not "
-                       "enzyme_width", "call __enzyme_fwdsplit once per direction, each with its own tape")
     lowering.derivatives.tape_consumers.setdefault(fn.name or "", []).append((FWDSPLIT, entry.signature))
     tape, in_buffer = taped
     if in_buffer:
@@ -189,14 +186,22 @@ def _tape_argument(lowering: Lowering, call: CallBase, caller: Function,
         else:
             rest.append(v)
     if buffer is not None and not rest:
-        return buffer, True
+        return _one_tangent(lowering, call, caller, entry, buffer, True)
     if len(rest) > 1 or (rest and not isinstance(rest[0].type, PointerType)) or buffer is not None:
         raise ad_error(lowering.module, call, caller.name or "?", f"__enzyme_fwdsplit of '{entry.function.name}' "
                        f"takes f's arguments and one tape (a pointer, or enzyme_allocated, bytes, enzyme_tape, "
                        f"buffer), but {len(rest)} other values follow f's arguments", _HINT)
     if not rest or _is_null(rest[0]):
         return None
-    return rest[0], False
+    return _one_tangent(lowering, call, caller, entry, rest[0], False)
+
+
+def _one_tangent(lowering: Lowering, call: CallBase, caller: Function, entry: Entry, tape: Value,
+                 in_buffer: bool) -> tuple[Value, bool]:
+    if entry.signature.width > 1:
+        raise ad_error(lowering.module, call, caller.name or "?", "__enzyme_fwdsplit with a tape takes one tangent, "
+                       "not enzyme_width", "call __enzyme_fwdsplit once per direction, each with its own tape")
+    return tape, in_buffer
 
 
 def _is_null(v: Value) -> bool:

@@ -42,7 +42,6 @@ from enzc.ir.types import PTR, VOID, FunctionType, PointerType
 
 from enzc.ad.analysis.allocations import DEALLOCATORS, allocator_of
 from enzc.ad.analysis.visible_memory import touches_no_visible_memory
-from enzc.ad.diagnostics import ad_error
 from enzc.ad.memory.heap import SHADOW_ALLOC, SHADOW_ALLOC_ALIGNED, SHADOW_REALLOC
 from enzc.ad.rules.table import has_rule
 from enzc.ad.synth.derived import strip_debug_info
@@ -93,10 +92,9 @@ def declare_forward_split(module: Module, fn: Function, sig: Signature) -> Forwa
 
 
 def build_forward_split(derivatives: SplitDerivatives, split: ForwardSplit) -> None:
-    """Fill both functions (see the module docstring)."""
-    if split.signature.width > 1:
-        raise _error(derivatives.module, split, None, "__enzyme_fwdsplit with a tape takes one tangent, "
-                     "not enzyme_width")
+    """Fill both functions (see the module docstring); one tangent (`fwdsplit` rejects
+    `enzyme_width` at the call)."""
+    assert split.signature.width == 1
     gu = build_forward(derivatives, split.function, split.replay)
     plan = _Replay(gu, derivatives, split).run()
     _build_augmented(derivatives, gu.original, split, plan)
@@ -252,7 +250,3 @@ def _build_augmented(derivatives: SplitDerivatives, original: Function, split: F
         if new.uses:
             new.replace_all_uses_with(call)
         new.erase()
-
-
-def _error(module: Module, split: ForwardSplit, inst: Instruction | None, what: str):
-    return ad_error(module, inst, split.function.name or "?", what, _HINT)
