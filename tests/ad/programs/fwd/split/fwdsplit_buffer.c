@@ -1,17 +1,13 @@
 // Forward split mode with the tape in the caller's buffer (enzyme_allocated, bytes,
 // enzyme_tape, buffer in both calls, each in a function of its own), sized by
-// __enzyme_augmentsize: f updates x in place. Against analytic derivatives:
-// x0' = x0 + x1^2, x1' = -x1, so dx0' = dx0 + 2 x1 dx1, dx1' = -dx1; x must hold the
-// update applied once.
+// __enzyme_augmentsize (the entry points declared by enzyme/enzyme.h): f updates x
+// in place. Against analytic derivatives: x0' = x0 + x1^2, x1' = -x1, so
+// dx0' = dx0 + 2 x1 dx1, dx1' = -dx1; x must hold the update applied once.
 // tol: rel=1e-12 abs=1e-14
 // grads: 5
+#include <enzyme/enzyme.h>
 #include <stddef.h>
 #include <stdio.h>
-
-void *__enzyme_augmentfwd(void *, ...);
-void __enzyme_fwdsplit(void *, ...);
-size_t __enzyme_augmentsize(void *, ...);
-extern int enzyme_dup, enzyme_allocated, enzyme_tape;
 
 #define TAPE_BYTES 16
 
