@@ -389,7 +389,7 @@ class CallSiteLowering:
             b.call(declare(self.module, "llvm.memset.p0.i64"), [g, ConstantInt(I8, 0), size, ConstantInt(I1, 0)])
 
     def emit_call(self, b: IRBuilder, call: CallBase, caller: Function, function: Function,
-                   args: list[Value]) -> Value:
+                  args: list[Value]) -> Value:
         """The call of the derived function at the entry call's place (an `invoke` where
         it was one: what the derivative throws reaches the user's handlers); the builder
         is left after it."""
