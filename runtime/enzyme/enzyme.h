@@ -62,6 +62,11 @@ double __enzyme_error_estimate(void *fn, ...);
 void *__enzyme_augmentfwd(void *fn, ...);
 /* ... and the reverse pass that consumes it. */
 void __enzyme_reverse(void *fn, ...);
+/* Forward split mode: the tangent of fn's result (and of memory, in the shadows) from
+ * the tape of __enzyme_augmentfwd, given last, without running fn again; frees the tape. */
+double __enzyme_fwdsplit(void *fn, ...);
+/* The bytes a caller's tape buffer needs (enzyme_allocated, bytes, enzyme_tape, buffer). */
+__SIZE_TYPE__ __enzyme_augmentsize(void *fn, ...);
 /* The shadow of a function (its augmented forward and reverse pair). */
 void *__enzyme_virtualreverse(void *fn);
 #endif
@@ -76,6 +81,7 @@ template <typename Return, typename... Args> Return __enzyme_fwddiff(void *fn, A
 template <typename Return, typename... Args> Return __enzyme_error_estimate(void *fn, Args... args);
 template <typename Return, typename... Args> Return __enzyme_augmentfwd(void *fn, Args... args);
 template <typename Return, typename... Args> Return __enzyme_reverse(void *fn, Args... args);
+template <typename Return, typename... Args> Return __enzyme_fwdsplit(void *fn, Args... args);
 #endif
 #endif
 

@@ -240,7 +240,7 @@ def test_enzyme_header_is_found_and_declares_the_interface(tmp_path: Path,
         "#include <enzyme/enzyme.h>\n" + markers +
         "void *entries[] = {(void *)__enzyme_autodiff, (void *)__enzyme_fwddiff,\n"
         "  (void *)__enzyme_augmentfwd, (void *)__enzyme_reverse,\n"
-        "  (void *)__enzyme_virtualreverse};\n")
+        "  (void *)__enzyme_virtualreverse, (void *)__enzyme_fwdsplit, (void *)__enzyme_augmentsize};\n")
     (tmp_path / "h.cpp").write_text(
         "#include <enzyme/enzyme.h>\n" + markers +
         "double g(double x) {\n"

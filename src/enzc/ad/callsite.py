@@ -34,7 +34,7 @@ from enzc.ad.analysis.activity import ArgActivity, carries_float
 from enzc.ad.analysis.memory_facts import distinct_pairs, objects_may_alias
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.entry_results import coerce, layout_offsets, store_struct
-from enzc.ad.fwdsplit import check_fwdsplit
+from enzc.ad.fwdsplit import forward_split_augment, free_tape, fwdsplit_derivative, note_reverse_tape
 from enzc.ad.strided import STRIDED_MARKERS, stride_problem, strided_shadows
 from enzc.ad.synth.derivatives import DerivativeCache
 from enzc.ad.synth.signature import Signature, out_types
@@ -59,7 +59,7 @@ class EntryKind(Enum):
     ERROR_ESTIMATE = ERROR_ESTIMATE_MARK
     """Forward mode carrying error estimates (`synth/forward_error.py`): the result's error."""
     FWDSPLIT = FWDSPLIT_MARK
-    """Forward split mode: the tangent only, for functions that need no tape (`fwdsplit`)."""
+    """Forward split mode: the tangent only, the primal's values from a tape (`fwdsplit`)."""
     AUGMENT = AUGMENT_MARK
     """Split reverse mode, first half: runs f, returns the tape."""
     SPLIT_REVERSE = SPLIT_REVERSE_MARK
@@ -260,6 +260,10 @@ class CallSiteLowering:
         entry.return_primal = return_primal
         return entry
 
+    def parse_entry(self, call: CallBase, caller: Function) -> EntryCall:
+        """`parse` as the kind of entry point the callee's name says."""
+        return self.parse(call, caller, entry_kind(call.called_function) or EntryKind.REVERSE)
+
     def _sret_memory(self, call: CallBase, caller: Function, fn: Function, kind: EntryKind, sret: Value | None,
                      return_primal: bool, width: int) -> list[Value]:
         """Where `fn`'s struct result (returned through its `sret` parameter) and its
@@ -344,12 +348,12 @@ class CallSiteLowering:
             self._zero_auto_shadows(b)
         match kind:
             case EntryKind.FORWARD | EntryKind.ERROR_ESTIMATE | EntryKind.FWDSPLIT:
-                if kind is EntryKind.FWDSPLIT:
-                    check_fwdsplit(self.module, call, caller, entry.function, entry.trailing)
-                fd = self.derivatives.forward(entry.function, entry.signature)
+                fd, tape = (fwdsplit_derivative(self, call, caller, entry) if kind is EntryKind.FWDSPLIT
+                            else (self.derivatives.forward(entry.function, entry.signature), []))
                 ret, width = entry.function.function_type.ret, entry.signature.width
                 outs = [ret] * width if fd.pair else []
-                result = self._emit_call(b, call, caller, fd.function, entry.arguments)
+                result = self.emit_call(b, call, caller, fd.function, [*entry.arguments, *tape])
+                free_tape(b, self, tape)
                 if entry.return_primal and ret != VOID and width == 1:
                     outs = [ret, ret] if fd.pair else [ret]  # {result, tangent}, as the derivative returns it
                 elif outs:
@@ -358,14 +362,15 @@ class CallSiteLowering:
                 sig = replace(entry.signature, distinct=distinct_pairs(entry.primals(), objects_may_alias))
                 derivative = self.derivatives.reverse(entry.function, sig)
                 outs = derivative.out_types
-                result = self._emit_call(b, call, caller, derivative.function, entry.arguments)
+                result = self.emit_call(b, call, caller, derivative.function, entry.arguments)
             case EntryKind.AUGMENT:
                 self._lower_augment(b, call, caller, entry)
                 return
             case EntryKind.SPLIT_REVERSE:
+                note_reverse_tape(self, entry)
                 split = self.derivatives.split(entry.function, entry.signature)
                 args = [*entry.arguments, *self._reverse_trailing(b, call, caller, entry)]
-                result = self._emit_call(b, call, caller, split.reverse, args)
+                result = self.emit_call(b, call, caller, split.reverse, args)
                 outs = out_types(entry.function, entry.signature)
         if entry.sret is None and call.uses and len(outs) > 1 and call.type.is_first_class:
             layout, offsets = self.derivatives.layout, layout_offsets(self.derivatives.layout, outs)
@@ -383,8 +388,8 @@ class CallSiteLowering:
             size = ConstantInt(I64, self.derivatives.layout.alloc_size_of(g.value_type))
             b.call(declare(self.module, "llvm.memset.p0.i64"), [g, ConstantInt(I8, 0), size, ConstantInt(I1, 0)])
 
-    def _emit_call(self, b: IRBuilder, call: CallBase, caller: Function, function: Function,
-                   args: list[Value]) -> Value:
+    def emit_call(self, b: IRBuilder, call: CallBase, caller: Function, function: Function,
+                  args: list[Value]) -> Value:
         """The call of the derived function at the entry call's place (an `invoke` where
         it was one: what the derivative throws reaches the user's handlers); the builder
         is left after it."""
@@ -440,9 +445,11 @@ class CallSiteLowering:
         returns the tape (`{tape, result}` when the entry point is declared to return
         a pair and f returns a value); with `enzyme_allocated, n, enzyme_tape, buf`
         the tape goes into the caller's buffer instead."""
-        split = self.derivatives.split(entry.function, entry.signature)
-        result = self._emit_call(b, call, caller, split.augmented, entry.arguments)
-        tape = result if split.augmented.function_type.ret == PTR else b.extract_value(result, 0, "tape")
+        result = forward_split_augment(self, b, call, caller, entry)  # a tape for __enzyme_fwdsplit
+        if result is None:
+            split = self.derivatives.split(entry.function, entry.signature)
+            result = self.emit_call(b, call, caller, split.augmented, entry.arguments)
+        tape = result if result.type == PTR else b.extract_value(result, 0, "tape")
         buffer = self._tape_buffer(call, caller, entry, allow_extra=False)
         if buffer is not None:
             b.store(tape, buffer)

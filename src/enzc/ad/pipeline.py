@@ -16,6 +16,7 @@ from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.values import ConstantExpr, Value
 
+from enzc.ad.augment_size import is_augment_size, lower_augment_size
 from enzc.ad.auto_shadows import create_auto_shadows
 from enzc.ad.batch import is_batch, lower_batch
 from enzc.ad.callsite import REVERSE_MARK, CallSiteLowering, is_entry_point
@@ -69,6 +70,9 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
             callee = inst.called_function
             if is_entry_point(callee):
                 lowering.lower(inst, caller)
+                count += 1
+            elif is_augment_size(callee):
+                lower_augment_size(module, inst, caller)
                 count += 1
             elif is_batch(callee):
                 lower_batch(lowering, inst, caller)

@@ -2,7 +2,8 @@
 
 `DerivativeCache` is the one place that decides which derived function a request
 gets (Enzyme's `EnzymeLogic`): the combined `diffe_<f>` (`combined`), the forward
-`fwddiffe_<f>` (`forward`) and the split pair `augmented_<f>` / `reverse_<f>`
+`fwddiffe_<f>` (`forward`), forward split mode's `augfwd_<f>` / `fwdsplit_<f>`
+(`forward_split`) and the split pair `augmented_<f>` / `reverse_<f>`
 (`split_mode`), each keyed by the function and its activity signature. Forward and
 split derivatives are registered before their bodies are built, so recursive calls
 refer to the functions being made.
@@ -21,6 +22,7 @@ from enzc.ad.analysis.annotations import forward_derivative_of, has_custom_gradi
 
 from enzc.ad.synth.combined import Derivative, synthesize_reverse
 from enzc.ad.synth.forward import ForwardDerivative, build_forward, declare_forward
+from enzc.ad.synth.forward_split import ForwardSplit, build_forward_split, declare_forward_split
 from enzc.ad.synth.signature import Signature
 from enzc.ad.synth.split_mode import SplitDerivative, build_split, declare_split
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
@@ -43,6 +45,10 @@ class DerivativeCache:
     done: dict[tuple[str, Signature, Mode], Derivative] = field(default_factory=dict)
     split_done: dict[tuple[str, Signature], SplitDerivative] = field(default_factory=dict)
     forward_done: dict[tuple[str, Signature], ForwardDerivative] = field(default_factory=dict)
+    fwdsplit_done: dict[tuple[str, Signature], ForwardSplit] = field(default_factory=dict)
+    tape_consumers: dict[str, set[str]] = field(default_factory=dict)
+    """Function name → the entry points (`__enzyme_reverse`, `__enzyme_fwdsplit`) already
+    lowered that take a tape of it (`fwdsplit.augment_target`)."""
     tape_stats: bool = False
     """`--enzc-tape-stats`: derivatives count their calls and cache bytes (`tape_stats`)."""
     types: TypeAnalysis = field(init=False)
@@ -71,6 +77,18 @@ class DerivativeCache:
         if got is None:
             got = self.forward_done[key] = declare_forward(self.module, fn, sig)
             build_forward(self, fn, got)
+        return got
+
+    def fwdsplit(self, fn: Function, sig: Signature) -> ForwardSplit:
+        """The `augfwd_<fn>` / `fwdsplit_<fn>` pair for `sig` (forward split mode with a
+        tape). Registered before its bodies are built, for recursion."""
+        if forward_derivative_of(self.module, fn) is not None and not fn.function_type.vararg:
+            fn = forwarding_wrapper(self.module, fn, f"__enzc_custom.{fn.name}")
+        key = (fn.name or "", sig)
+        got = self.fwdsplit_done.get(key)
+        if got is None:
+            got = self.fwdsplit_done[key] = declare_forward_split(self.module, fn, sig)
+            build_forward_split(self, got)
         return got
 
     def split(self, fn: Function, sig: Signature) -> SplitDerivative:

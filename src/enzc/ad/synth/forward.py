@@ -88,8 +88,9 @@ def declare_forward(module: Module, fn: Function, sig: Signature) -> ForwardDeri
     return ForwardDerivative(g, sig, pair)
 
 
-def build_forward(derivatives: Derivatives, fn: Function, fd: ForwardDerivative) -> None:
-    """Fill the declared `fd.function` with `fn`'s forward derivative."""
+def build_forward(derivatives: Derivatives, fn: Function, fd: ForwardDerivative) -> GradientUtils:
+    """Fill the declared `fd.function` with `fn`'s forward derivative; returns the
+    state that made it (`forward_split` rewrites the primal's part)."""
     width = fd.signature.width
     gu, extra = start_derived(derivatives.module, derivatives.layout, fn, fd.signature.args,
                               fd.signature.active_return, fd.function, reverse=False, width=width,
@@ -108,6 +109,7 @@ def build_forward(derivatives: Derivatives, fn: Function, fd: ForwardDerivative)
                                              if c == ArgActivity.DUPNONEED])
     _Tangents(gu, fd, lanes, pointers_from([gu.original.args[i] for i in noneed]) or {}).run()
     drop_primal_writes([gu.new_value(gu.original.args[i]) for i in noneed])
+    return gu
 
 
 @dataclass
