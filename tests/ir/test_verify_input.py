@@ -409,6 +409,9 @@ INVALID = {
     "byval-opaque-struct-at-a-call": "%O = type opaque\n" + CALL_G % "byval(%O)",
     "preallocated-label": "declare void @g(ptr preallocated(label))\n",
     "byref-two-types": "declare void @g(ptr byref(i32 i32))\n",
+    "control-character-before-closing-brace": FN.replace("}", "\x01}"),  # ll:6309251
+    "control-character-on-its-own-line": FN.replace("}", "\x01\n}"),
+    "true-as-wider-integer-in-metadata": '!0 = !{i32 7, !"x", i65536 true}\n!llvm.x = !{!0}\n',  # ll:6313273
     # Attributes taken together (verify_attribute_lists.py), LLVM's verifier rules:
     "byval-with-nest": "declare void @g(ptr byval(i32) nest %a)\n",
     "inalloca-readonly": "declare void @g(ptr inalloca(i32) readonly %a)\n",
@@ -579,6 +582,8 @@ VALID = {
     "type-attribute-arguments": ('%"q T" = type { i8 }\ndeclare void @h(ptr byval(%L), ptr byref(<{ i8, i32 }>))\n'
                                  + CALL_G % 'sret({ [4 x %"q T"], <2 x float>, ptr addrspace(1) })'
                                  + "%L = type { double }\n"),
+    "control-character-in-comment-and-string": ('define void @f() {\n  ret void ; \x01\n}\n'
+                                                '!0 = !{!"\x01", i1 true, i8 -129}\n!llvm.x = !{!0}\n'),
     "attribute-lists": ("declare ptr @h(...)\ndeclare ptr @r(ptr returned)\ndeclare void @g(ptr sret(i32) inreg %a, "
                         "ptr writable initializes((0, 4), (5, 8)) %c, ptr inalloca(i32) %d) "
                         "memory(argmem: write) allockind(\"alloc,zeroed\") vscale_range(2, 0)\n"

@@ -162,9 +162,11 @@ class Lexer:
         keywords = self.keywords
         symbols = self.symbols
         f_name, f_label, f_cstr, f_word, f_num, f_comma, f_punct, f_bang, f_str, f_hash, f_comdat, f_other, f_bad = range(1, 14)
+        sentinel_at = -1
         if end is None:
             text += _SENTINEL
             end = len(text)
+            sentinel_at = end - 1
         for m in self.regex.finditer(text, offset, end):
             fam = m.lastindex
             s = m.group(fam)
@@ -241,7 +243,7 @@ class Lexer:
             elif fam == f_comdat:
                 yield "COMDATREF", s, m.start(fam)
             elif fam == f_other:
-                if s == _SENTINEL:
+                if m.start(fam) == sentinel_at:
                     return
                 if s not in symbols:
                     raise SyntaxProblem(m.start(fam), f"unexpected character {s!r}")

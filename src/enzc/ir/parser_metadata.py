@@ -234,6 +234,8 @@ def parse_operand(item: str, column: int = 1, resolve: GlobalResolver | None = N
         bits = int(m.group(1))
         if not 1 <= bits <= 2**23:  # as for types anywhere else
             raise MDSyntax(column, f"invalid integer width {bits}")
+        if v in ("true", "false") and bits != 1:  # ll:6313273
+            raise MDSyntax(column, f"constant expression type mismatch: got type 'i1' but expected 'i{bits}'")
         return MDValue(ConstantInt(IntType(bits), num))
     if resolve is not None:
         g = _GLOBAL_VALUE.match(item)
