@@ -28,6 +28,7 @@ DIAG = PROGRAMS / "diag"
 CASES = {
     "mystery_call": Case(DIAG / "mystery_call.c", ("mystery",)),
     "memcpy_unknown_type": Case(DIAG / "memcpy_unknown_type.c", ("memcpy", "type")),
+    "memcpy_first_element_only": Case(DIAG / "memcpy_first_element_only.c", ("memcpy", "type", "copy_words")),
     # with enzc's own shadows turned off (rev2/globals/auto_shadow.c: the default)
     "global_no_shadow": Case(DIAG / "global_no_shadow.c", ("state", "shadow"), ("--enzc-no-auto-shadow",)),
     "callee_writes_global": Case(DIAG / "callee_writes_global.c", ("saved", "shadow"), ("--enzc-no-auto-shadow",)),

@@ -181,10 +181,10 @@ class TypeResults:
             period = None
         else:
             period = multiple_of(length)
-            segments = memory_segments(memory, 0, period) if period > 1 else []
+            segments = memory_segments(memory, 0, period) if period > 1 and repeats(memory, period) else []
             if period <= 1 or _segments_type(segments).kind is Kind.UNKNOWN:
                 uniform = _uniform_lanes(memory)
-                if uniform is not None:
+                if uniform is not None and repeats(memory, uniform.stride):
                     period, segments = uniform.stride, [Segment(0, uniform.stride, uniform)]
         if not segments and period is not None and period <= 1:
             bounded = self._bounded_copy(call, memory, what)
@@ -240,6 +240,20 @@ def _check_segments(segments: list[Segment], value: Value, what: str) -> None:
         if seg.type.kind is Kind.CONFLICT:
             raise TypeConflictError(f"{what} is used with conflicting types (bytes {seg.offset} to "
                                     f"{seg.offset + seg.size})", value, _HINT_VALUE)
+
+
+def repeats(memory: TypeTree, period: int) -> bool:
+    """Whether the program shows that `memory` repeats every `period` bytes beyond
+    the first period: a `-1` entry, or facts past the first period that agree with
+    it. A copy of a run-time length is typed by its first period only then: facts
+    about the first element alone say nothing of the rest (a `long` at offset 0
+    of an array of `{long, double}` copied as 8-byte words made every word an
+    integer, and the doubles' adjoints were dropped)."""
+    heads = memory.first_level()
+    if heads.get(-1, UNKNOWN).is_known:
+        return True
+    later = {offset: t for offset, t in heads.items() if offset >= period}
+    return bool(later) and all(heads.get(offset % period) == t for offset, t in later.items())
 
 
 def _uniform_lanes(memory: TypeTree) -> BaseType | None:
