@@ -86,10 +86,27 @@ def _copied_in(alloca: Alloca, walk: _Walk, depth: int) -> Ranges:
             empty = {(max(a + lo, lo), min(b + lo, hi)) for a, b in _from_root(root, -c, walk, depth + 1)
                      if a + lo < hi and b + lo > lo}
         moved.append((lo, hi, empty))
-    candidates = {r for _, _, empty in moved for r in empty}
+    candidates = {r for _, _, empty in moved for r in empty} | _never_written(alloca, writes, walk.seeds)
     return frozenset(r for r in candidates
                      if all(hi <= r[0] or lo >= r[1] or any(a <= r[0] and r[1] <= b for a, b in empty)
                             for lo, hi, empty in moved))
+
+
+def _never_written(alloca: Alloca, writes: list[tuple[int, int, Value | None]],
+                   seeds: TypeSeeds) -> set[tuple[int, int]]:
+    """The byte ranges of `alloca` no write covers: uninitialized, no data (Eigen's
+    expression objects are built field by field around an empty member)."""
+    size = seeds.alloc_size(alloca.allocated_type) if alloca.count is None else None
+    if not size:
+        return set()
+    gaps, pos = set(), 0
+    for lo, hi, _ in sorted(writes, key=lambda w: (w[0], w[1])):
+        if lo > pos:
+            gaps.add((pos, lo))
+        pos = max(pos, hi)
+    if pos < size:
+        gaps.add((pos, size))
+    return gaps
 
 
 def _writes(alloca: Alloca, seeds: TypeSeeds) -> list[tuple[int, int, Value | None]] | None:
@@ -118,9 +135,30 @@ def _writes(alloca: Alloca, seeds: TypeSeeds) -> list[tuple[int, int, Value | No
                     and (user.args[0] is v) != (user.args[1] is v):
                 if user.args[0] is v:
                     writes.append((at, at + user.args[2].value, user.args[1]))
-            else:
+            elif not (isinstance(user, CallBase) and all(_only_read(p, 0) for p in _parameters_passed(user, v))
+                      and _parameters_passed(user, v)):
                 return None
     return writes
+
+
+def _only_read(v: Value, depth: int) -> bool:
+    """Whether nothing writes through pointer `v` (a parameter): it is loaded from,
+    offset, copied from or passed on to parameters only read in turn."""
+    if depth > MAX_CALL_DEPTH:
+        return False
+    for use in list(v.uses):
+        user = use.user
+        if isinstance(user, Load) or (isinstance(user, CallBase) and _is_lifetime(user)):
+            continue
+        if isinstance(user, (GetElementPtr, Cast)) and user.operand(0) is v:
+            if not _only_read(user, depth):
+                return False
+        elif isinstance(user, CallBase) and _is_copy(user) and user.args[0] is not v:
+            continue
+        elif not (isinstance(user, CallBase) and _parameters_passed(user, v)
+                  and all(_only_read(p, depth + 1) for p in _parameters_passed(user, v))):
+            return False
+    return True
 
 
 def _is_copy(call: CallBase) -> bool:
