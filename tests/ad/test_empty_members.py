@@ -15,6 +15,7 @@ from enzc.ad.typeanalysis.tbaa import TBAAReader
 from enzc.ir import parse_module
 from enzc.ir.datalayout import DataLayout
 
+from jitrun import HEAD
 from test_type_helpers import O2_STAR, calls_to
 
 FORMATS = pytest.mark.parametrize("flags", [(), ("-Xclang", "-new-struct-path-tbaa")],
@@ -89,3 +90,40 @@ def test_only_a_clang_that_lists_base_classes_is_trusted():
         reader = TBAAReader(m)
         assert not reader.lists_base_classes
         assert reader.empty_member_ranges(reader.access_base(load.metadata["tbaa"])[0]) == ()
+
+
+LOCAL = """
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+define void @reader(ptr %p) {
+  %v = load i64, ptr %p
+  ret void
+}
+define void @writer(ptr %p) {
+  store i64 3, ptr %p
+  ret void
+}
+define void @f(ptr %d) {
+  %a = alloca [24 x i8], align 8
+  store i64 1, ptr %a
+  %a16 = getelementptr inbounds i8, ptr %a, i64 16
+  store i64 2, ptr %a16
+  call void @CALLEE(ptr %a)
+  %b = alloca [24 x i8], align 8
+  call void @llvm.memcpy.p0.p0.i64(ptr %b, ptr %a, i64 24, i1 false)
+  call void @llvm.memcpy.p0.p0.i64(ptr %d, ptr %b, i64 24, i1 false)
+  ret void
+}
+"""
+
+
+@pytest.mark.parametrize(("callee", "expected"), [("reader", {(8, 16)}), ("writer", set())])
+def test_unwritten_bytes_of_a_local_object_and_their_copies(callee, expected):
+    """Bytes of a local object no write covers hold no data, and so do the bytes a
+    copy moves from them into a local object only copies write; a callee that may
+    write through the object's address leaves nothing known."""
+    m = parse_module(HEAD + LOCAL.replace("CALLEE", callee))
+    f = m.functions["f"]
+    copy_out = calls_to(f, "llvm.memcpy")[1]
+    reader, seeds = TBAAReader(m), TypeSeeds(DataLayout.parse(m.datalayout))
+    assert set(empty_bytes(copy_out.args[1], reader, seeds, m)) >= expected
+    assert not {r for r in empty_bytes(copy_out.args[1], reader, seeds, m) if r[0] < 16 and r[1] > 8} - expected

@@ -135,8 +135,7 @@ def _writes(alloca: Alloca, seeds: TypeSeeds) -> list[tuple[int, int, Value | No
                     and (user.args[0] is v) != (user.args[1] is v):
                 if user.args[0] is v:
                     writes.append((at, at + user.args[2].value, user.args[1]))
-            elif not (isinstance(user, CallBase) and all(_only_read(p, 0) for p in _parameters_passed(user, v))
-                      and _parameters_passed(user, v)):
+            elif not (isinstance(user, CallBase) and _reads_only(user, v, 0)):
                 return None
     return writes
 
@@ -155,10 +154,18 @@ def _only_read(v: Value, depth: int) -> bool:
                 return False
         elif isinstance(user, CallBase) and _is_copy(user) and user.args[0] is not v:
             continue
-        elif not (isinstance(user, CallBase) and _parameters_passed(user, v)
-                  and all(_only_read(p, depth + 1) for p in _parameters_passed(user, v))):
+        elif not (isinstance(user, CallBase) and _reads_only(user, v, depth + 1)):
             return False
     return True
+
+
+def _reads_only(call: CallBase, v: Value, depth: int) -> bool:
+    """Whether `call` only reads through `v`: every operand slot holding `v` is a
+    parameter of a defined callee that `_only_read`s it (not a variadic argument,
+    a bundle operand or the callee)."""
+    params = _parameters_passed(call, v)
+    slots = sum(1 for op in call.operands if op is v)
+    return bool(params) and slots == len(params) and all(_only_read(p, depth) for p in params)
 
 
 def _is_copy(call: CallBase) -> bool:
