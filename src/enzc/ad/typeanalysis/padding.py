@@ -17,6 +17,10 @@ starts at `p - o` (strict aliasing, which clang's tags presume), so B's empty
 ranges, shifted there, hold no data. The pointer's uses are followed through
 constant GEPs, casts and into callees; an argument also takes the ranges that
 every direct call site of its function agrees on (`callers.direct_call_sites`).
+Optimized code also moves such objects through local byte arrays (SROA's slices)
+and builds them field by field: bytes of a local object that no write covers, or
+that only copies from such ranges write, hold no data either, when every other use
+of the object only reads it (callees included).
 
 What this presumes: a record node without members is an empty class. clang's
 classic format lists neither a vtable pointer nor virtual bases, so a member whose
