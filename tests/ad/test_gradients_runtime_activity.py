@@ -3,7 +3,8 @@
 time. Programs under tests/ad/programs/runtime (a const pointer in a struct beside an
 active one, `enzyme_dup, x, x`, a const pointer stored by the differentiated code, a
 pointer chosen between const and active data, BLAS calls with an inactive argument,
-an Eigen `Map<const>` expression), each built by enzcc at -O0 and -O2, reverse and
+an Eigen `Map<const>` expression, Eigen's HouseholderQR least-squares solve and
+SelfAdjointEigenSolver, reverse mode only), each built by enzcc at -O0 and -O2, reverse and
 forward mode, against central differences or analytic derivatives; they also check
 that the inactive data is left unchanged. Without runtime activity the same programs
 are compile-time errors (tests/ad/test_gradients_diagnostics.py) or write adjoints

@@ -11,6 +11,10 @@ import weakref
 from enzc.ir.module import BasicBlock, Function
 
 
+MAX_BASE_BYTES = 960
+"""Longest base name kept (LLVM's limit is 1024 bytes; `.N` suffixes fit below it)."""
+
+
 class _NameCache:
     """Names taken in one function, and its block count when they were read."""
 
@@ -21,7 +25,12 @@ class _NameCache:
         """Per base name, the first `.N` not yet tried (keeps naming O(1) per value)."""
 
     def take(self, base: str) -> str:
-        """`base` if free, else `base.N` for the smallest untried free N (LLVM's scheme)."""
+        """`base` if free, else `base.N` for the smallest untried free N (LLVM's scheme).
+        A base longer than `MAX_BASE_BYTES` is cut there: LLVM refuses local names
+        over 1024 bytes, and a prefix on a block named after a long C++ symbol
+        (`rev.` + Eigen's 1,020-byte inlined-call labels) would exceed it."""
+        if len(base.encode()) > MAX_BASE_BYTES:
+            base = base.encode()[:MAX_BASE_BYTES].decode(errors="ignore")
         taken = self.taken
         if base not in taken:
             taken.add(base)

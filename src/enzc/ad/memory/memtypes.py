@@ -31,6 +31,7 @@ from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
 from enzc.ad.typeanalysis.indexed_types import declared_segments, indexed_type
 from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers, multiple_of
+from enzc.ad.typeanalysis.padding import empty_bytes
 from enzc.ad.typeanalysis.results import CopyLayout, Segment
 from enzc.ad.typeanalysis.typetree import Kind, float_type
 
@@ -106,19 +107,32 @@ def copy_layout(gu: GradientState, call: CallBase) -> CopyLayout:
 
 def _no_data(gu: GradientState, call: CallBase):
     """`no_data(offset, size)` for the bytes copied by `call`: no data at the source
-    (`_no_data_in`), or a declared integer field of the local object the
-    destination points into (what lands there is an integer, as at the source)."""
+    (`_no_data_in`), a declared integer field of the local object the
+    destination points into (what lands there is an integer, as at the source),
+    or an empty member and its padding in either object (`typeanalysis.padding`)."""
     at_src = _no_data_in(gu, call.args[1])
     located = alloca_offset(call.args[0], TypeSeeds(gu.layout))
-    if located is None:
-        return at_src
-    alloca, start = located
+    empty: frozenset[tuple[int, int]] | None = None
 
     def no_data(offset: int, size: int) -> bool:
-        return (at_src is not None and at_src(offset, size)) \
-            or declared_integers(alloca.allocated_type, start + offset, start + offset + size, gu.layout)
+        nonlocal empty
+        if at_src is not None and at_src(offset, size):
+            return True
+        if located is not None and declared_integers(located[0].allocated_type, located[1] + offset,
+                                                     located[1] + offset + size, gu.layout):
+            return True
+        if empty is None:
+            empty = _empty_bytes(gu, call)
+        return any(lo <= offset and offset + size <= hi for lo, hi in empty)
 
     return no_data
+
+
+def _empty_bytes(gu: GradientState, call: CallBase) -> frozenset[tuple[int, int]]:
+    """Byte ranges of the copy that are an empty member and its padding in the
+    object either pointer points into."""
+    reader, seeds = gu.types.analysis.tbaa, TypeSeeds(gu.layout)
+    return empty_bytes(call.args[0], reader, seeds, gu.module) | empty_bytes(call.args[1], reader, seeds, gu.module)
 
 
 def _no_data_in(gu: GradientState, src: Value):

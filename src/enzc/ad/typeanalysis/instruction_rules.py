@@ -19,7 +19,7 @@ from enzc.ir.types import FloatType, IntType, PointerType, VectorType
 from enzc.ir.values import Constant, ConstantInt, ConstantSplat, Value
 
 from enzc.ad.typeanalysis.call_rules import apply_call
-from enzc.ad.typeanalysis.offsets import gep_offset, multiple_of
+from enzc.ad.typeanalysis.offsets import gep_offset, multiple_of, strip_constant_offsets
 from enzc.ad.typeanalysis.state import FunctionState, lanes, to_memory
 from enzc.ad.typeanalysis.typetree import INTEGER, POINTER, POINTER_SIZE, BaseType, Kind, TypeTree
 
@@ -222,22 +222,8 @@ def _merge_pointers(s: FunctionState, inst: Instruction, values: list[Value]) ->
 
 
 def constant_offset_base(value: Value, s: FunctionState) -> tuple[Value, int]:
-    """`(base, c)` with `value == base + c` through constant GEPs and pointer
-    casts; `base` is the first value that is not such a step."""
-    total = 0
-    for _ in range(16):
-        match value:
-            case GetElementPtr():
-                off = gep_offset(value, s.seeds, s.memo)
-                if off is None or off[1] != 0:
-                    break
-                total += off[0]
-                value = value.ptr
-            case Cast(opcode="bitcast" | "addrspacecast"):
-                value = value.value
-            case _:
-                break
-    return value, total
+    """`(base, c)` with `value == base + c` (`offsets.strip_constant_offsets`)."""
+    return strip_constant_offsets(value, s.seeds, s.memo)
 
 
 def _select(s: FunctionState, inst: Select) -> None:

@@ -297,6 +297,25 @@ def gep_offset(gep: GetElementPtr, seeds: TypeSeeds, memo: dict[Value, int]) -> 
     return const, period
 
 
+def strip_constant_offsets(value: Value, seeds: TypeSeeds, memo: dict[Value, int] | None = None) -> tuple[Value, int]:
+    """`(base, c)` with `value == base + c` through constant GEPs and pointer
+    casts; `base` is the first value that is not such a step."""
+    total = 0
+    for _ in range(16):
+        match value:
+            case GetElementPtr():
+                off = gep_offset(value, seeds, {} if memo is None else memo)
+                if off is None or off[1] != 0:
+                    break
+                total += off[0]
+                value = value.ptr
+            case Cast(opcode="bitcast" | "addrspacecast"):
+                value = value.value
+            case _:
+                break
+    return value, total
+
+
 _TYPE_TOKEN = re.compile(r'\s*(i\d+|half|bfloat|float|double|x86_fp80|fp128|ppc_fp128|ptr(?:\s+addrspace\(\d+\))?'
                          r'|%[-a-zA-Z$._0-9]+|%"[^"]*"|\[|<\{|<|\{|x|\]|\}>|>|\}|,|\d+)')
 

@@ -21,6 +21,7 @@ from enzc.ad.typeanalysis.call_rules import is_defined
 from enzc.ad.typeanalysis.errors import TypeConflictError, UnknownTypeError, describe_value
 from enzc.ad.typeanalysis.offsets import TypeSeeds, multiple_of
 from enzc.ad.typeanalysis.state import FunctionState
+from enzc.ad.typeanalysis.tbaa import TBAAReader
 from enzc.ad.typeanalysis.typetree import ANYTHING, CONFLICT, EMPTY, UNKNOWN, BaseType, Kind, TypeTree
 
 
@@ -63,6 +64,7 @@ class Analysis(Protocol):
     """What results ask of the analysis that made them (`analysis.TypeAnalysis`)."""
 
     seeds: TypeSeeds
+    tbaa: TBAAReader
 
     def analyze(self, fn: Function, arg_trees: list[TypeTree] | None = None,
                 ret_tree: TypeTree | None = None) -> TypeResults: ...

@@ -54,6 +54,9 @@ _POINTER_RE = re.compile(r"(?:any )?p(\d+) (.+)")
 _ANY_PN_RE = re.compile(r"any p\d+ pointer")
 
 _MAX_STRUCT_DEPTH = 8
+_CLANG_VERSION = re.compile(r"\bclang version (\d+)")
+_FIRST_CLANG_LISTING_BASES = 19
+"""The oldest clang checked to list base classes in TBAA type nodes."""
 _MAX_ARRAY_ELEMENTS = 64
 """Elements of an array member typed one by one (the rest stay unknown)."""
 
@@ -75,6 +78,8 @@ class TBAAReader:
     def __init__(self, module: Module | None) -> None:
         self.module = module
         self._layouts: dict[int, TypeTree] = {}
+        self._empty: dict[int, tuple[tuple[int, int], ...]] = {}
+        self._lists_bases: bool | None = None
 
     # -- metadata plumbing -----------------------------------------------------------
     def resolve(self, md: Metadata | None) -> Metadata | None:
@@ -166,6 +171,56 @@ class TBAAReader:
                     members[p] = members[p].join(t) if p in members else t
         return TypeTree(members)
 
+    def access_base(self, tag_md: Metadata | None) -> tuple[Metadata | None, int] | None:
+        """(base type node, offset of the accessed member in it) of an access tag."""
+        ops = self.operands(tag_md)
+        offset = self.integer(ops[2]) if len(ops) >= 3 else None
+        return (ops[0], offset) if offset is not None else None
+
+    def empty_member_ranges(self, node_md: Metadata | None, depth: int = 0) -> tuple[tuple[int, int], ...]:
+        """[start, end) byte ranges of an object of TBAA type `node_md` that hold an
+        empty class member and the padding after it, up to the next member (see
+        `padding`); a last member's tail is left out (a derived class may reuse it)."""
+        node = self.resolve(node_md)
+        if node is None or depth > _MAX_STRUCT_DEPTH or not self.lists_base_classes:
+            return ()
+        cached = self._empty.get(id(node))
+        if cached is not None:
+            return cached
+        info = self.type_node(node)
+        out: list[tuple[int, int]] = []
+        if info is not None and _is_struct_name(info.name):
+            members = [(offset, member) for member, offset, _ in info.members if offset is not None]
+            for i, (offset, member) in enumerate(members):
+                if not self.is_empty_class(member):
+                    out += [(offset + lo, offset + hi) for lo, hi in self.empty_member_ranges(member, depth + 1)]
+                    continue
+                others = [o for j, (o, _) in enumerate(members) if j != i]
+                following = [o for o in others if o > offset]
+                if offset not in others and following:
+                    out.append((offset, min(following)))
+        self._empty[id(node)] = result = tuple(out)
+        return result
+
+    @property
+    def lists_base_classes(self) -> bool:
+        """Whether every producer the module names (`!llvm.ident`) is a clang that
+        lists a class's non-empty bases as members of its TBAA node (19 and 22 do;
+        older ones left bases out, so a class holding data only through its bases,
+        `std::vector`, had a node without members, as an empty class has)."""
+        if self._lists_bases is None:
+            idents = self.module.named_metadata.get("llvm.ident", []) if self.module is not None else []
+            producers = [self.string(next(iter(self.operands(MDRef(i))), None)) or "" for i in idents]
+            self._lists_bases = bool(producers) and all(map(_clang_listing_bases, producers))
+        return self._lists_bases
+
+    def is_empty_class(self, node_md: Metadata | None) -> bool:
+        """Whether `node_md` is a struct type node without members (and, in the
+        size-aware format, of one byte): clang's node for an empty class."""
+        info = self.type_node(node_md)
+        return info is not None and _is_struct_name(info.name) and not info.members \
+            and info.size in (None, 1)
+
     def access_tree(self, tag_md: Metadata | None, access_size: int | None = None) -> TypeTree:
         """Memory tree at the accessed pointer for a `!tbaa` access tag.
 
@@ -219,6 +274,18 @@ def scalar_tree(name: str, size: int | None = None) -> TypeTree | None:
     if name in ("omnipotent char", "Simple C/C++ TBAA", "Simple C++ TBAA"):
         return TypeTree()
     return None
+
+
+def _clang_listing_bases(producer: str) -> bool:
+    """Whether `producer` (an `!llvm.ident` string) is an LLVM clang of a version
+    that lists base classes (Apple's clang numbers its versions its own way)."""
+    found = _CLANG_VERSION.search(producer)
+    return found is not None and "Apple" not in producer and int(found.group(1)) >= _FIRST_CLANG_LISTING_BASES
+
+
+def _is_struct_name(name: str | None) -> bool:
+    """Whether a type node's name is a record's (not a scalar's, not a root's)."""
+    return name is not None and not _is_root_like(name) and scalar_tree(name) is None
 
 
 def _is_root_like(name: str) -> bool:
