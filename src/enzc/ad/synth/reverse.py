@@ -41,7 +41,7 @@ from enzc.ad.synth.gradient_utils import GradientUtils, derived_from_null
 from enzc.ad.synth.mpi_calls import reverse_mpi
 from enzc.ad.synth.parallel_adjoints import accumulate_shadow, reverse_atomic
 from enzc.ad.synth.parallel_region import reverse_fork
-from enzc.ad.typeanalysis.typetree import Kind
+from enzc.ad.typeanalysis.typetree import Kind, TypeTree
 
 Handler = Callable[[GradientUtils, Instruction], None]
 
@@ -312,9 +312,12 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
     value = inst.value
     if isinstance(value, ConstantSimple):
         return  # NULL: its shadow is the slot's zero
-    kinds = {t.kind for _, t in gu.types.tree_of(value).data0().items()}
+    pointee = gu.types.tree_of(value).data0()
+    kinds = {t.kind for _, t in pointee.items()}
     if not kinds & {Kind.FLOAT, Kind.POINTER}:
         return  # integers, or nothing known: an index array, an opaque handle, a string
+    if _only_character_pointers(pointee):
+        return  # a std::string object (pointers to characters only): no derivative reads through it
     if Kind.FLOAT in kinds and into_zero_globals(value):
         b = IRBuilder()
         b.position_after(gu.new_value(inst))  # type: ignore[arg-type]
@@ -343,6 +346,16 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
                          "nowhere to go",
                    "pass that pointer with enzyme_dup (and a zeroed shadow buffer), or the memory it is stored "
                    "into as enzyme_const")
+
+
+def _only_character_pointers(pointee: TypeTree) -> bool:
+    """Whether memory holds integers and pointers to known integers only (a
+    `std::string`: its pointer leads to characters), nothing reachable being a float
+    or a further pointer: no derivative and no shadow pointer is read through it."""
+    top = [t for p, t in pointee.items() if len(p) == 1]
+    deeper = [(p, t) for p, t in pointee.items() if len(p) > 1]
+    return (bool(deeper) and all(t.kind in (Kind.INTEGER, Kind.POINTER, Kind.ANYTHING) for t in top)
+            and all(len(p) == 2 and t.kind is Kind.INTEGER for p, t in deeper))
 
 
 def _passed_to_active_call(gu: GradientUtils, alloca: Alloca) -> bool:
@@ -383,8 +396,8 @@ def _call(gu: GradientUtils, inst: Instruction) -> None:
     name = callee_name(inst)
     kind = classify(inst, has_rule)
     match kind:
-        case CallKind.INACTIVE:
-            return
+        case CallKind.INACTIVE | CallKind.MIRRORED:
+            return  # a mirrored call was repeated on the shadows in the forward pass
         case CallKind.RULE:
             _call_rule(gu, inst, name or "")
         case CallKind.MEMSET:
