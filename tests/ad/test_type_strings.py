@@ -92,3 +92,35 @@ def test_clipping_spells_out_every_offset_and_drops_what_lies_beyond():
     assert str(clipped) == "{[-1]:Pointer, [-1,0]:Integer, [-1,1]:Integer, [-1,2]:Integer, [-1,3]:Integer}"
     inside = parse_type_tree("{[-1]:Pointer, [-1,0]:Integer}")
     assert clip_pointee(inside, 4) is inside
+
+
+def test_a_field_chosen_by_a_select_keeps_the_node_fields_apart():
+    # std::map's lower_bound walks `x = x->child[key < k]`: the GEP adds 16 or 24;
+    # folding the node modulo 8 would make every 8 bytes of it (the double at 64
+    # included) a pointer
+    m = module_from_ir("""
+define double @walk(ptr %root, i1 %c) {
+entry:
+  %v0 = getelementptr inbounds i8, ptr %root, i64 64
+  store double 1.0, ptr %v0
+  br label %loop
+loop:
+  %x = phi ptr [ %root, %entry ], [ %next, %loop ]
+  %off = select i1 %c, i64 24, i64 16
+  %slot = getelementptr inbounds i8, ptr %x, i64 %off
+  %next = load ptr, ptr %slot
+  %done = icmp eq ptr %next, null
+  br i1 %done, label %exit, label %loop
+exit:
+  %v = getelementptr inbounds i8, ptr %x, i64 64
+  %d = load double, ptr %v
+  ret double %d
+}
+""")
+    fn = m.functions["walk"]
+    res = TypeAnalysis(m).analyze(fn)
+    node = res.tree_of(value(fn, "x")).data0()
+    assert not node.has_conflict()
+    assert str(node.at((64,))) == "Float@double"
+    assert str(node.at((16,))) == "Pointer" and str(node.at((24,))) == "Pointer"
+    assert str(node.at((8,))) == "Unknown"

@@ -47,3 +47,6 @@ def mirrored_shadow(gu: GradientState, call: CallBase, new: Instruction, name: s
 
 def _shadow_arguments(gu: GradientState, call: CallBase) -> list[Value]:
     return [gu.shadow(a) if isinstance(a.type, PointerType) else gu.new_value(a) for a in call.args]
+
+
+__all__ = ["is_mirrored_call", "mirror_call", "mirrored_shadow"]

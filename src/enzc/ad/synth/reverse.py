@@ -316,8 +316,6 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
     kinds = {t.kind for _, t in pointee.items()}
     if not kinds & {Kind.FLOAT, Kind.POINTER}:
         return  # integers, or nothing known: an index array, an opaque handle, a string
-    if _only_character_pointers(pointee):
-        return  # a std::string object (pointers to characters only): no derivative reads through it
     if Kind.FLOAT in kinds and into_zero_globals(value):
         b = IRBuilder()
         b.position_after(gu.new_value(inst))  # type: ignore[arg-type]
@@ -331,6 +329,8 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
     target = underlying_object(inst.ptr)
     if isinstance(target, Alloca) and not _passed_to_active_call(gu, target):
         return  # a local slot (-O0 spills): what is loaded back is checked where it is stored on
+    if isinstance(target, Alloca) and _only_character_pointers(pointee):
+        return  # a std::string key in std::map's tuple of references: no derivative reads through it
     where = ("a local object handed to a differentiated call (a C++ expression object holding "
              "pointers to active and constant data)" if isinstance(target, Alloca) else "differentiable memory")
     source = underlying_object(value)
