@@ -41,7 +41,7 @@ from enzc.ad.synth.gradient_utils import GradientUtils, derived_from_null
 from enzc.ad.synth.mpi_calls import reverse_mpi
 from enzc.ad.synth.parallel_adjoints import accumulate_shadow, reverse_atomic
 from enzc.ad.synth.parallel_region import reverse_fork
-from enzc.ad.typeanalysis.typetree import Kind, TypeTree
+from enzc.ad.typeanalysis.typetree import Kind
 
 Handler = Callable[[GradientUtils, Instruction], None]
 
@@ -312,8 +312,7 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
     value = inst.value
     if isinstance(value, ConstantSimple):
         return  # NULL: its shadow is the slot's zero
-    pointee = gu.types.tree_of(value).data0()
-    kinds = {t.kind for _, t in pointee.items()}
+    kinds = {t.kind for _, t in gu.types.tree_of(value).data0().items()}
     if not kinds & {Kind.FLOAT, Kind.POINTER}:
         return  # integers, or nothing known: an index array, an opaque handle, a string
     if Kind.FLOAT in kinds and into_zero_globals(value):
@@ -329,8 +328,6 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
     target = underlying_object(inst.ptr)
     if isinstance(target, Alloca) and not _passed_to_active_call(gu, target):
         return  # a local slot (-O0 spills): what is loaded back is checked where it is stored on
-    if isinstance(target, Alloca) and _only_character_pointers(pointee):
-        return  # a std::string key in std::map's tuple of references: no derivative reads through it
     where = ("a local object handed to a differentiated call (a C++ expression object holding "
              "pointers to active and constant data)" if isinstance(target, Alloca) else "differentiable memory")
     source = underlying_object(value)
@@ -346,16 +343,6 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
                          "nowhere to go",
                    "pass that pointer with enzyme_dup (and a zeroed shadow buffer), or the memory it is stored "
                    "into as enzyme_const")
-
-
-def _only_character_pointers(pointee: TypeTree) -> bool:
-    """Whether memory holds integers and pointers to known integers only (a
-    `std::string`: its pointer leads to characters), nothing reachable being a float
-    or a further pointer: no derivative and no shadow pointer is read through it."""
-    top = [t for p, t in pointee.items() if len(p) == 1]
-    deeper = [(p, t) for p, t in pointee.items() if len(p) > 1]
-    return (bool(deeper) and all(t.kind in (Kind.INTEGER, Kind.POINTER, Kind.ANYTHING) for t in top)
-            and all(len(p) == 2 and t.kind is Kind.INTEGER for p, t in deeper))
 
 
 def _passed_to_active_call(gu: GradientUtils, alloca: Alloca) -> bool:

@@ -74,7 +74,6 @@ class FunctionState:
         self.fn = fn
         self.seeds = analysis.seeds
         self.strings = analysis.string_objects(fn)
-        self._strings_seeded = False
         self.trees: dict[Value, TypeTree] = dict(warm) if warm else {}
         for arg, tree in zip(fn.args, arg_trees):
             self.trees[arg] = self._seed(arg).join(tree).join(self.trees.get(arg, TypeTree()))
@@ -237,10 +236,6 @@ class FunctionState:
 
     def run(self, instructions: Iterable[Instruction]) -> None:
         """Iterate the rules to a fixed point (interprocedural calls last)."""
-        if not self._strings_seeded:
-            self._strings_seeded = True
-            for base, memory in self.strings.buffer_seeds():
-                self.update_memory(base, memory)
         for inst in instructions:
             self.push(inst)
         while True:

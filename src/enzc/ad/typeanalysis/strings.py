@@ -10,15 +10,13 @@ merges them: the heap block's characters reach the local buffer's bytes 16 on,
 which in a map node are the node's `double` (a located error where the key of a
 `std::map`/`std::unordered_map` is copied from an lvalue string).
 
-Two facts of the ABI settle it, as Enzyme settles libstdc++'s containers by name:
-- a pointer to the local buffer reaches 16 bytes at most (libstdc++ moves to the
-  heap beyond 15 characters; going past a member array is undefined), so type
-  facts beyond them are about the other objects the variable may hold and are
-  dropped from that pointer's tree (`clip_pointee`), and a copy into or out of the
-  buffer moves at most those bytes (`buffer_extent`, used by `copy_bound`);
-- the local buffer and `_M_create`'s block hold characters: integer bytes. A
-  float that reaches them through code the analysis sees (a double's bytes copied
-  into a string) then meets these integers as a conflict, a located error.
+One fact of the ABI settles the merge: a pointer to the local buffer reaches 16
+bytes at most (libstdc++ moves to the heap beyond 15 characters; going past a
+member array is undefined), so type facts beyond them are about the other objects
+the variable may hold and are dropped from that pointer's tree (`clip_pointee`),
+and a copy into or out of the buffer moves at most those bytes (`buffer_extent`,
+used by `copy_bound`). What the characters are is left to the evidence: nothing
+here assumes them to be integers (a string may carry a double's bytes).
 
 String objects are found from the function's own evidence: `this` of a call to a
 (non-static) member of the class, `this` of a function that is one, a `!tbaa`
@@ -38,7 +36,7 @@ from enzc.ir.values import Value
 
 from enzc.ad.typeanalysis.offsets import TypeSeeds, gep_offset
 from enzc.ad.typeanalysis.tbaa import TBAAReader
-from enzc.ad.typeanalysis.typetree import INTEGER, TypeTree
+from enzc.ad.typeanalysis.typetree import TypeTree
 
 _CLASS = "NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE"
 MEMBER_PREFIXES = ("_Z" + _CLASS, "_ZNK" + _CLASS[1:])
@@ -56,10 +54,6 @@ _MAX_DEPTH = 6
 _MAX_ELEMENTS = 64
 """Strings of a local array that are anchored one by one."""
 _MEMBER = re.compile(r"(C[123]|D[012])|([a-z][a-zA-Z]E)|(\d+)")
-
-CHARACTERS = TypeTree({(-1,): INTEGER})
-"""Memory of a character block: integer bytes throughout."""
-
 
 def is_member(name: str) -> bool:
     """Whether `name` is a non-static member function of the class (its first
@@ -144,12 +138,6 @@ class StringObjects:
                       if b is base and LOCAL_BUFFER <= off - o < LOCAL_BUFFER + LOCAL_CAPACITY]
             self._extents[v] = min(inside) if inside else None
         return self._extents[v]
-
-    def buffer_seeds(self) -> list[tuple[Value, TypeTree]]:
-        """For each string object, its base and the base's memory it implies: the
-        local buffer (or the capacity sharing it) holds integer bytes."""
-        buffer = TypeTree({(o,): INTEGER for o in range(LOCAL_BUFFER, LOCAL_BUFFER + LOCAL_CAPACITY)})
-        return [(base, buffer.shift(off)) for base, off in self.objects if off >= 0]
 
     def _struct_members(self, t: Type, depth: int) -> list[int]:
         """Offsets of string objects inside a value of IR type `t` (clang's declared types)."""
