@@ -8,7 +8,7 @@ from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.errors import UnknownTypeError
 from enzc.ad.typeanalysis.extents import object_extent
 
-from test_type_helpers import calls_to, module_from_c
+from test_type_helpers import calls_to, module_from_c, module_from_ir
 
 RECORD = r"""
 #include <string.h>
@@ -150,3 +150,38 @@ double *b(void) { return fixed + 1; }
     seeds = TypeAnalysis(m).seeds
     assert object_extent(m.globals["table"], seeds, m) is None
     assert object_extent(m.globals["fixed"], seeds, m) == 32
+
+
+SLOT = """
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+declare void @escape(ptr)
+
+define void @emplace(ptr %node, ptr %tuple, i64 %n) {
+  %keyp = load ptr, ptr %tuple
+  %src = getelementptr inbounds i8, ptr %keyp, i64 16
+  call void @llvm.memcpy.p0.p0.i64(ptr %node, ptr %src, i64 %n, i1 false)
+  ret void
+}
+
+define void @caller(ptr %node, i64 %n) {
+  %key = alloca [32 x i8]
+  %t = alloca ptr
+  store ptr %key, ptr %t
+  call void @emplace(ptr %node, ptr %t, i64 %n)
+  ret void
+}
+"""
+
+
+def test_a_pointer_passed_through_a_local_slot_keeps_its_extent():
+    # std::map's key reaches the node through a tuple of references: the slot
+    # holds only the 32-byte local key, so the copy from its buffer moves at most 16
+    m = module_from_ir(SLOT)
+    ta = TypeAnalysis(m)
+    assert ta.copy_bound(calls_to(m.functions["emplace"], "llvm.memcpy")[0]) == 16
+
+
+def test_a_slot_that_escapes_bounds_nothing():
+    m = module_from_ir(SLOT.replace("  call void @emplace", "  call void @escape(ptr %t)\n  call void @emplace"))
+    ta = TypeAnalysis(m)
+    assert ta.copy_bound(calls_to(m.functions["emplace"], "llvm.memcpy")[0]) is None

@@ -152,7 +152,7 @@ class Activity:
         kind = classify(call, self.has_rule)
         shadow_args = [a for a in call.args if a in self.shadowed]
         match kind:
-            case CallKind.INACTIVE | CallKind.RULE:
+            case CallKind.INACTIVE | CallKind.RULE | CallKind.MIRRORED:
                 return False
             case CallKind.MEMSET | CallKind.MEMCPY:
                 return bool(shadow_args)
@@ -307,6 +307,11 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                     if kind is CallKind.BLAS and any(a in varied or a in shadowed for a in inst.args):
                         for i in _blas_outputs(inst):  # the array it writes receives derivatives
                             changed |= _shadow_roots(act, inst.args[i])
+                    if kind is CallKind.MIRRORED and any(a in shadowed for a in inst.args):
+                        for a in inst.args:  # repeated on the shadows: every pointer needs one
+                            if isinstance(a.type, PointerType):
+                                changed |= _shadow_roots(act, a)
+                        new_shadow = carries_pointer(inst.type)
                     if kind is CallKind.ALLOC:
                         moves = allocator_of(inst).moves_from  # type: ignore[union-attr]
                         new_shadow = moves is not None and inst.args[moves] in shadowed

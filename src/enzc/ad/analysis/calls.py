@@ -38,6 +38,8 @@ class CallKind(Enum):
     """A function with a user-supplied derivative: see `custom`."""
     BLAS = "blas"
     """A BLAS routine (`typeanalysis.blas_abi`), declared or defined: see `rules.blas_rules`."""
+    MIRRORED = "mirrored"
+    """Relinks or walks pointers only: repeated on the shadows (`memory.mirrored_calls`)."""
     UNKNOWN = "unknown"
     """Anything else: inactive only if nothing active flows in or out."""
 
@@ -77,6 +79,15 @@ Freeing never moves derivatives (`heap` frees shadows in the reverse pass).
 `posix_memalign` reaches the AD writing only a private slot (`posix_memalign.py`).
 """
 
+MIRRORED_NAMES = frozenset({
+    "_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_",
+    "_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base", "_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base",
+    "_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base", "_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base",
+})
+"""`std::map`'s red-black tree helpers in libstdc++.so: they move only the links of
+`_Rb_tree_node_base` (no key, no value), so a shadow tree keeps the primal's shape
+when they are called on it too."""
+
 MEMSET_PREFIXES = ("llvm.memset.",)
 MEMCPY_PREFIXES = ("llvm.memcpy.", "llvm.memmove.", "llvm.memcpy.inline.")
 MEMSET_NAMES = frozenset({"memset"})
@@ -111,6 +122,8 @@ def classify_function(fn: Function, has_rule: RuleLookup) -> CallKind:
         return CallKind.INACTIVE
     if allocator_of_function(fn) is not None:
         return CallKind.ALLOC
+    if name in MIRRORED_NAMES:
+        return CallKind.MIRRORED
     if name.startswith(MEMSET_PREFIXES) or name in MEMSET_NAMES:
         return CallKind.MEMSET
     if name.startswith(MEMCPY_PREFIXES) or name in MEMCPY_NAMES:
@@ -126,6 +139,11 @@ def is_memory_copy(call: CallBase) -> bool:
     """`memcpy`/`memmove` or their intrinsics (the rule table names no copy, so the
     answer does not depend on it)."""
     return classify(call, lambda _: False) is CallKind.MEMCPY
+
+
+def is_mirrored_call(call: CallBase) -> bool:
+    """A call of `MIRRORED_NAMES` (the rule table names none, so the answer does not depend on it)."""
+    return classify(call, lambda _: False) is CallKind.MIRRORED
 
 
 def call_attributes(call: CallBase, module: Module | None) -> list[str]:

@@ -39,6 +39,8 @@ from enzc.ad.typeanalysis.typetree import Kind, float_type
 def memcpy_adjoint(gu: GradientState, call: CallBase) -> None:
     """Reverse of a copy between two shadowed buffers (original `call`)."""
     layout = copy_layout(gu, call)
+    if not layout.float_segments():
+        return  # integers and pointers carry no adjoint (pointer shadows moved forward)
     d_dst = gu.lookup(gu.shadow(call.args[0]))
     d_src = gu.lookup(gu.shadow(call.args[1]))
     n = gu.lookup(gu.new_value(call.args[2]))

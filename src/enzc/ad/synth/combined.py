@@ -34,6 +34,7 @@ from enzc.ir.values import ConstantInt, Value, const_fp
 
 from enzc.ad.analysis.activity import Activity, ArgActivity, carries_pointer
 from enzc.ad.analysis.openmp import is_fork, is_sync
+from enzc.ad.memory.mirrored_calls import mirror_call
 from enzc.ad.memory.pointer_copies import copy_pointer_shadows
 from enzc.ad.rules.blas_reverse import forward_blas_calls
 from enzc.ad.rules.custom import forward_custom_calls
@@ -119,6 +120,7 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
             forward_call(gu, inst)  # one augmented call for every lane
             for _ in each_lane(gu):
                 copy_pointer_shadows(gu, inst)
+                mirror_call(gu, inst)
     undo = save_old_values(gu)
     params = len(fn.args) + sig.width * sum(a.has_shadow for a in sig.args)
     d_return = list(g.args[params:])

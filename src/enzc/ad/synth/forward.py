@@ -42,6 +42,7 @@ from enzc.ad.analysis.openmp import is_fork
 from enzc.ad.analysis.runtime_activity import checked_write, either, inactive_at_run_time, masked_length, masked_read
 from enzc.ad.analysis.write_only import pointers_from, write_only_params
 from enzc.ad.memory.fnptr import function_of_pointer, reachable_definitions
+from enzc.ad.memory.mirrored_calls import mirror_call
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.derived import start_derived
@@ -274,6 +275,8 @@ class _Tangents:
             case CallKind.ALLOC:
                 if gu.activity.has_shadow(call):
                     gu.shadow(call)
+            case CallKind.MIRRORED:
+                mirror_call(gu, call)
             case CallKind.BLAS:
                 forward_blas(self, call)
             case CallKind.CUSTOM:

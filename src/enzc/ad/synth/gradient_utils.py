@@ -44,6 +44,7 @@ from enzc.ad.analysis.memory_facts import MemoryFacts, into_zero_globals
 from enzc.ad.analysis.tripcount import TripCount, trip_count
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.memory.heap import shadow_allocation
+from enzc.ad.memory.mirrored_calls import is_mirrored_call, mirrored_shadow
 from enzc.ad.synth.adjoint_zero import adjoint_zero
 from enzc.ad.synth.rematerialize import argument_expression, recompute
 from enzc.ad.synth.signature import CallRecord, Derivatives
@@ -414,8 +415,8 @@ class GradientUtils:
                 sval = self.shadow(val) if carries_pointer(val.type) else self.new_value(val)
                 b.position_after(nv)
                 sh = b.insert_value(sagg, sval, list(v.indices), name)
-            case CallBase() if allocator_of(v) is not None:
-                sh = shadow_allocation(self, v, nv, name)
+            case CallBase() if allocator_of(v) is not None or is_mirrored_call(v):
+                sh = (shadow_allocation if allocator_of(v) is not None else mirrored_shadow)(self, v, nv, name)
             case _:
                 raise self.error(v, f"cannot compute the shadow of '{v.opcode}' (a pointer into active memory)",
                                  "pass such pointers as function arguments with enzyme_dup")

@@ -383,8 +383,8 @@ def _call(gu: GradientUtils, inst: Instruction) -> None:
     name = callee_name(inst)
     kind = classify(inst, has_rule)
     match kind:
-        case CallKind.INACTIVE:
-            return
+        case CallKind.INACTIVE | CallKind.MIRRORED:
+            return  # a mirrored call was repeated on the shadows in the forward pass
         case CallKind.RULE:
             _call_rule(gu, inst, name or "")
         case CallKind.MEMSET:

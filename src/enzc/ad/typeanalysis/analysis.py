@@ -36,6 +36,7 @@ from enzc.ad.typeanalysis.instruction_rules import apply_rule, constant_offset_b
 from enzc.ad.typeanalysis.offsets import TypeSeeds, parse_type_prefix, pointer_provenance
 from enzc.ad.typeanalysis.results import TypeResults
 from enzc.ad.typeanalysis.state import FunctionState, value_seed
+from enzc.ad.typeanalysis.strings import StringObjects
 from enzc.ad.typeanalysis.tbaa import TBAAReader
 from enzc.ad.typeanalysis.typetree import EMPTY, TypeTree
 
@@ -59,6 +60,7 @@ class TypeAnalysis:
         self._stack: list[FunctionState] = []
         self._globals: dict[GlobalVariable, TypeTree] = {}
         self._provenance: dict[Function, dict] = {}
+        self._strings: dict[Function, StringObjects] = {}
         self._copy_bounds: dict[CallBase, int | None] = {}
         self._contexts: dict[Function, int] = {}
         self._summaries: dict[Function, FunctionState] = {}
@@ -111,7 +113,7 @@ class TypeAnalysis:
         """Drop what is known of `fn`, whose body changed (the engine rewrites the
         private copy it differentiates between analyses)."""
         self._cache = {k: r for k, r in self._cache.items() if k[0] is not fn}
-        for memo in (self._provenance, self._contexts, self._summaries):
+        for memo in (self._provenance, self._contexts, self._summaries, self._strings):
             memo.pop(fn, None)
         self._copy_bounds.clear()  # a rewritten body may pass other pointers
         if self._by_call_sites is not None:
@@ -147,6 +149,13 @@ class TypeAnalysis:
         if prov is None:
             prov = self._provenance[fn] = pointer_provenance(fn, self.seeds, memo)
         return prov
+
+    def string_objects(self, fn: Function) -> StringObjects:
+        """The `std::string` objects of `fn` (`strings`), memoised."""
+        found = self._strings.get(fn)
+        if found is None:
+            found = self._strings[fn] = StringObjects(fn, self.seeds, self.tbaa)
+        return found
 
     # -- contexts -------------------------------------------------------------------
     def _context_args(self, fn: Function, arg_trees: list[TypeTree] | None) -> list[TypeTree]:
@@ -214,10 +223,12 @@ class TypeAnalysis:
 
     def copy_bound(self, call: CallBase) -> int | None:
         """At most how many bytes the memcpy/memmove `call` can move: the smaller
-        extent of the objects its pointers point into (`extents`), None if unknown."""
+        extent of the objects its pointers point into (`extents`; a string's own
+        buffer, `strings`), None if unknown."""
         if call not in self._copy_bounds:
-            found = [e for e in (object_extent(p, self.seeds, self.module) for p in call.args[:2])
-                     if e is not None]
+            strings = self.string_objects(call.function)
+            found = [e for p in call.args[:2]
+                     for e in (object_extent(p, self.seeds, self.module), strings.buffer_extent(p)) if e is not None]
             self._copy_bounds[call] = min(found) if found else None
         return self._copy_bounds[call]
 

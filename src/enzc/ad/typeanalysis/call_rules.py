@@ -17,6 +17,7 @@ from enzc.ir.values import Constant, ConstantInt
 
 from enzc.ad.typeanalysis.blas_abi import LETTER_ROLES, BlasCallee, blas_callee
 from enzc.ad.typeanalysis.state import FunctionState, lanes, to_memory
+from enzc.ad.typeanalysis.strings import M_CREATE
 from enzc.ad.typeanalysis.typetree import DOUBLE, FLOAT, INTEGER, TypeTree, float_type
 
 Rule = Callable[[FunctionState, CallBase], None]
@@ -238,6 +239,8 @@ LIBRARY: dict[str, Rule] = _table(
     (_all_integers, "abs labs llabs putchar"),
     (_integers(ret=True), "rand printf fprintf puts atoi atol"),
     (_integers(0), "srand exit"),
+    # std::string's heap block (libstdc++.so): the capacity by reference
+    (_pointee(a1=_ints(8)), M_CREATE),
 )
 
 _INTEGER_INTRINSICS = (

@@ -15,20 +15,24 @@ a global, or a heap block of constant size (`allocsize(...)`, which clang puts
 on `operator new` and `malloc`); for a phi or select, the largest of its
 choices; for an argument, the largest over every direct call site in the module
 of the function of that name (`callers.direct_call_sites`; none when its address
-escapes): the engine's private copies and derivatives only ever replace such calls.
+escapes): the engine's private copies and derivatives only ever replace such calls;
+for a pointer loaded from a local slot that nothing else writes or lets escape (a
+`std::tuple` of references that `std::map` passes its key through), the largest
+over the pointers stored there.
 """
 
 from __future__ import annotations
 
 import re
 
-from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Phi, Select
+from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Phi, Select, Store
 from enzc.ir.module import Function, GlobalVariable, Module
 from enzc.ir.values import Argument, ConstantInt, Value
 
 from enzc.ad.typeanalysis.callers import direct_call_sites
 from enzc.ad.typeanalysis.offsets import TypeSeeds, gep_offset
 
+POINTER_BYTES = 8
 MAX_DEPTH = 12
 """Steps through arguments, phis and selects before an extent counts as unknown."""
 
@@ -60,12 +64,14 @@ def _extent(ptr: Value, seeds: TypeSeeds, module: Module | None, depth: int,
             choices = [v for v, _ in base.incoming] if isinstance(base, Phi) else [base.true_value, base.false_value]
             size = _largest([_extent(v, seeds, module, depth + 1, visiting) for v in choices])
         case Argument() if module is not None and isinstance(base.parent, Function):
-            original = module.get_function(base.parent.name or "")  # of a private copy too
-            sites = direct_call_sites(module, original) if original is not None else None
+            sites = _call_sites(base, module)
             if not sites:
                 return None
             size = _largest([_extent(call.args[base.index], seeds, module, depth + 1, visiting)
-                             if base.index < len(call.args) else None for _, call in sites])
+                             if base.index < len(call.args) else None for call in sites])
+        case Load():
+            stored = _stored_pointers(base.ptr, seeds, module)
+            size = _largest([_extent(v, seeds, module, depth + 1, visiting) for v in stored or []])
         case _:
             return None
     if size is None or offset < 0 or offset > size:
@@ -83,11 +89,85 @@ def _strip_constant_offsets(ptr: Value, seeds: TypeSeeds) -> tuple[Value | None,
                     return None, 0
                 offset += measured[0]
                 ptr = ptr.ptr
-            case Cast(opcode="bitcast" | "addrspacecast"):
+            case Cast(opcode="bitcast" | "addrspacecast" | "inttoptr" | "ptrtoint"):
                 ptr = ptr.operand(0)
             case _:
                 return ptr, offset
     return None, 0
+
+
+def _call_sites(arg: Argument, module: Module) -> list[CallBase] | None:
+    """Every direct call passing `arg`'s function its arguments (None: unknown)."""
+    original = module.get_function(arg.parent.name or "")  # of a private copy too
+    sites = direct_call_sites(module, original) if original is not None else None
+    return [call for _, call in sites] if sites is not None else None
+
+
+def _stored_pointers(slot: Value, seeds: TypeSeeds, module: Module | None, moved: int = 0) -> list[Value] | None:
+    """What a load from `slot` may return: the values stored at that offset of the
+    local alloca it points into (through an argument: at every call site), when
+    every use of the alloca is a store into it, a load, a lifetime marker or an
+    argument its callee only loads from; None if unknown."""
+    base, offset = _strip_constant_offsets(slot, seeds)
+    offset += moved
+    if isinstance(base, Argument) and module is not None:
+        sites = _call_sites(base, module)
+        if not sites or any(base.index >= len(c.args) for c in sites):
+            return None
+        found: list[Value] = []
+        for call in sites:
+            more = _stored_pointers(call.args[base.index], seeds, None, offset)
+            if more is None:
+                return None
+            found += more
+        return found or None
+    if not isinstance(base, Alloca):
+        return None
+    values: list[Value] = []
+    if not _slot_uses(base, 0, offset, values, seeds, 0):
+        return None
+    return values or None
+
+
+def _slot_uses(ptr: Value, at: int, offset: int, values: list[Value], seeds: TypeSeeds, depth: int) -> bool:
+    """Collect into `values` the values stored at `offset` of an alloca, `ptr` being
+    the alloca moved by `at`; False when a use may write it otherwise or let it escape."""
+    if depth > 4:
+        return False
+    for use in ptr.uses:
+        user = use.user
+        match user:
+            case Load():
+                continue
+            case Store() if user.ptr is ptr and user.value is not ptr:
+                size = seeds.size(user.value.type) or 0
+                if at == offset and size == POINTER_BYTES:
+                    values.append(user.value)
+                elif at < offset + 8 and offset < at + size:
+                    return False  # part of the slot overwritten
+            case GetElementPtr() if user.ptr is ptr:
+                measured = gep_offset(user, seeds, {})
+                if measured is None or measured[1] != 0 \
+                        or not _slot_uses(user, at + measured[0], offset, values, seeds, depth + 1):
+                    return False
+            case CallBase() if _only_read(user, use.index):
+                continue
+            case _:
+                return False
+    return True
+
+
+def _only_read(call: CallBase, index: int) -> bool:
+    """Whether the callee of `call` only loads through its argument `index` (or it
+    is a lifetime marker)."""
+    fn = call.called_function
+    if fn is None:
+        return False
+    if (fn.name or "").startswith(("llvm.lifetime.", "llvm.dbg.")):
+        return True
+    if fn.is_declaration or index >= len(fn.args):
+        return False
+    return all(isinstance(u.user, Load) for u in fn.args[index].uses)
 
 
 def _largest(extents: list[int | None]) -> int | None:

@@ -19,7 +19,7 @@ from enzc.ir.types import FloatType, IntType, PointerType, VectorType
 from enzc.ir.values import Constant, ConstantInt, ConstantSplat, Value
 
 from enzc.ad.typeanalysis.call_rules import apply_call
-from enzc.ad.typeanalysis.offsets import gep_offset, multiple_of, strip_constant_offsets
+from enzc.ad.typeanalysis.offsets import gep_choices, gep_offset, multiple_of, strip_constant_offsets
 from enzc.ad.typeanalysis.state import FunctionState, lanes, to_memory
 from enzc.ad.typeanalysis.typetree import INTEGER, POINTER, POINTER_SIZE, BaseType, Kind, TypeTree
 
@@ -155,6 +155,10 @@ def _gep(s: FunctionState, inst: GetElementPtr) -> None:
     for idx in inst.indices:
         if not isinstance(idx, Constant):
             s.update(idx, _INT)
+    choices = gep_choices(inst, s.seeds)
+    if choices is not None and len(choices) > 1:
+        _link_choices(s, inst, choices)
+        return
     off = gep_offset(inst, s.seeds, s.memo)
     if off is None:
         return
@@ -188,6 +192,22 @@ def link_offset(s: FunctionState, base: Value, derived: Value, const: int, perio
         fwd, bwd = bm.periodic(const, period), dm.periodic(-const, period)
     s.update_memory(derived, fwd)
     s.update_memory(base, bwd)
+
+
+def _link_choices(s: FunctionState, inst: GetElementPtr, choices: list[int]) -> None:
+    """`derived = base + c` for c one of a few constants (`&node->child[dir]`): what
+    `base` holds at each c is what `derived` may point to; what `derived` says goes
+    back to every choice, but only for the bytes before the next choice could start
+    (the field it selects). Beyond them, `derived`'s facts are the other choices'
+    fields seen at a shifted offset: sending them back would smear each field over
+    its neighbours (a tree node's key and value over its links)."""
+    bm = s.memory(inst.ptr, inst)
+    for c in choices:
+        s.update_memory(inst, bm.shift(-c))
+    gap = min(b - a for a, b in zip(choices, choices[1:]))
+    field = s.memory(inst).window(0, gap)
+    for c in choices:
+        s.update_memory(inst.ptr, field.shift(c))
 
 
 # -- values ------------------------------------------------------------------------------

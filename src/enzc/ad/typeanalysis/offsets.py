@@ -316,6 +316,40 @@ def strip_constant_offsets(value: Value, seeds: TypeSeeds, memo: dict[Value, int
     return value, total
 
 
+_MAX_CHOICES = 4
+"""Constant choices of a GEP index (`select c, 24, 16`) followed one by one."""
+
+
+def gep_choices(gep: GetElementPtr, seeds: TypeSeeds) -> list[int] | None:
+    """The byte offsets `gep` may add when its one variable index is a select or phi
+    of a few integer constants (`&node->child[c]`, `select c, 24, 16`: the left or
+    the right child of a tree node), else None. Following each choice keeps the two
+    fields apart, where a period (their gcd, 8) would fold every field of the object
+    into one."""
+    variable = [i for i, idx in enumerate(gep.indices) if not isinstance(idx, ConstantInt)]
+    if len(variable) != 1 or isinstance(gep.type, VectorType):
+        return None
+    idx = gep.indices[variable[0]]
+    match idx:
+        case Select():
+            values = [idx.true_value, idx.false_value]
+        case Phi():
+            values = [v for v, _ in idx.incoming]
+        case _:
+            return None
+    if len(values) > _MAX_CHOICES or not all(isinstance(v, ConstantInt) for v in values):
+        return None
+    fixed = [i.value if isinstance(i, ConstantInt) else 0 for i in gep.indices]
+    out = []
+    for v in values:
+        fixed[variable[0]] = v.value  # type: ignore[attr-defined]
+        try:
+            out.append(seeds.layout.gep_offset(gep.source_type, fixed))
+        except (DataLayoutError, IndexError, TypeError, ValueError):
+            return None
+    return sorted(set(out))
+
+
 _TYPE_TOKEN = re.compile(r'\s*(i\d+|half|bfloat|float|double|x86_fp80|fp128|ppc_fp128|ptr(?:\s+addrspace\(\d+\))?'
                          r'|%[-a-zA-Z$._0-9]+|%"[^"]*"|\[|<\{|<|\{|x|\]|\}>|>|\}|,|\d+)')
 

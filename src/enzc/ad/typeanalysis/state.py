@@ -17,11 +17,12 @@ from typing import Iterable, Protocol
 from enzc.ir.datalayout import DataLayoutError
 from enzc.ir.instructions import CallBase, Instruction, Ret
 from enzc.ir.module import Function, GlobalVariable
-from enzc.ir.types import ArrayType, NamedStructType, StructType, VectorType
+from enzc.ir.types import ArrayType, NamedStructType, PointerType, StructType, VectorType
 from enzc.ir.values import Argument, Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantSplat
 from enzc.ir.values import ConstantString, GlobalValue, Value
 
 from enzc.ad.typeanalysis.offsets import TypeSeeds
+from enzc.ad.typeanalysis.strings import StringObjects, clip_pointee
 from enzc.ad.typeanalysis.tbaa import TBAAReader
 from enzc.ad.typeanalysis.typetree import ANYTHING, INTEGER, POINTER, Path, BaseType, TypeTree, float_type
 
@@ -40,6 +41,9 @@ class Driver(Protocol):
     tbaa: TBAAReader
 
     def provenance(self, fn: Function, memo: dict) -> dict: ...
+
+    def string_objects(self, fn: Function) -> StringObjects:
+        """The `std::string` objects of `fn` (`strings`)."""
 
     def global_memory(self, gv: GlobalVariable) -> TypeTree: ...
 
@@ -69,6 +73,7 @@ class FunctionState:
         the caller's argument moved by `c` bytes (to recognise recursive pointer walks)."""
         self.fn = fn
         self.seeds = analysis.seeds
+        self.strings = analysis.string_objects(fn)
         self.trees: dict[Value, TypeTree] = dict(warm) if warm else {}
         for arg, tree in zip(fn.args, arg_trees):
             self.trees[arg] = self._seed(arg).join(tree).join(self.trees.get(arg, TypeTree()))
@@ -145,6 +150,8 @@ class FunctionState:
             return
         if isinstance(v, Constant) and not isinstance(v, (GlobalVariable, ConstantExpr)):
             return  # a constant is what it is; facts about one use do not transfer
+        if isinstance(v.type, PointerType) and (extent := self.strings.buffer_extent(v)) is not None:
+            tree = clip_pointee(tree, extent)  # a string's own buffer: what lies beyond is another object's
         old = self.trees.get(v)
         if old is None:
             old = self._seed(v)
