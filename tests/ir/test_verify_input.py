@@ -645,6 +645,16 @@ def test_line_break_inside_a_group_string_is_kept(group: str, tmp_path: Path) ->
     assert _llvm_text(printed, tmp_path) == _llvm_text(text, tmp_path)
 
 
+def test_undeclared_intrinsic_stays_undeclared(tmp_path: Path) -> None:
+    """LLVM renames an undeclared intrinsic called under a wrong name by its types and
+    keeps the call's `tail`; declared, the call is replaced without it (ll:6505862)."""
+    text = (b"define i8 @f(i8 %x) {\n  %r = tail call i8 @llvm.bitreverse.i2147483648(i8 %x)\n"
+            b"  ret i8 %r\n}\n")
+    printed = _enzc(text).encode()
+    assert b"declare" not in printed
+    assert _llvm_text(printed, tmp_path) == _llvm_text(text, tmp_path)
+
+
 def test_deep_nesting_is_a_clean_error(tmp_path: Path) -> None:
     depth = 3000
     text = ("@g = global " + "[1 x " * depth + "i8" + "]" * depth + " zeroinitializer\n").encode()

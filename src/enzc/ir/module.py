@@ -150,6 +150,10 @@ class Function(GlobalValue):
         for a in self.args:
             a.parent = self
         self.is_declaration = True
+        self.implicit = False
+        """An intrinsic the input called without declaring it: printed without a
+        declaration too, since LLVM renames such a callee by its types in place
+        (keeping `tail`), which it does not do for a declared one (ll:6505862)."""
         self._blocks: list[BasicBlock] | None = []
         self._materialize: Callable[[Function], list[BasicBlock]] | None = None
         self.source_text: str | None = None

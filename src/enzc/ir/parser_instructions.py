@@ -347,6 +347,7 @@ class InstructionCallbacks(ValueCallbacks):
     def _declare_intrinsic(self, name: str, ftype: FunctionType) -> None:
         """LLVM declares an intrinsic that is called without a declaration; so do we."""
         fn = Function(name, ftype)
+        fn.implicit = True
         self.mod.functions[name] = fn
         self.new_declarations.append(fn)
 

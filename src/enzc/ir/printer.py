@@ -409,7 +409,8 @@ def print_module(module: Module) -> str:
         [_alias_text(a) for a in module.aliases.values() if a.kind == "alias"],
         [_alias_text(a) for a in module.aliases.values() if a.kind == "ifunc"],
     ]
-    sections.extend([print_function(fn).rstrip("\n")] for fn in module.functions.values())
+    sections.extend([print_function(fn).rstrip("\n")] for fn in module.functions.values()
+                    if not (fn.implicit and fn.is_declaration))
     sections += [
         [f"attributes #{k} = {{ {' '.join(v)} }}" for k, v in module.attribute_groups.items()],
         [f"!{k} = !{{{', '.join('!' + i for i in ids)}}}" for k, ids in module.named_metadata.items()],
