@@ -24,6 +24,10 @@ from enzc.ir.types import (
 from enzc.ir.values import ConstantSimple, MetadataOperand, Value
 
 
+_RMW_BINOPS = frozenset({"add", "sub", "and", "or", "xor", "fadd", "fsub"})
+"""The words of the binary operators that are also atomicrmw operations."""
+
+
 class InstructionCallbacks(ValueCallbacks):
     """Callbacks for the `body` start symbol."""
 
@@ -256,6 +260,8 @@ class InstructionCallbacks(ValueCallbacks):
         if c[0].type == "VOLATILE":
             volatile, i = True, 1
         op, ptr, value = self._text(c[i]), c[i + 1], c[i + 2]
+        if c[i].type == "BINOP" and op not in _RMW_BINOPS:  # ll:6507442: `atomicrmw lshr`
+            raise BuildError(c[i].pos, "expected binary operation in atomicrmw")
         scope, ordering, align = self._memory_tail(c, i + 3)
         return AtomicRMW(op, ptr, value, ordering or "", volatile, scope, align)
 
