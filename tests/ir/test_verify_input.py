@@ -409,6 +409,7 @@ INVALID = {
     "byval-opaque-struct-at-a-call": "%O = type opaque\n" + CALL_G % "byval(%O)",
     "preallocated-label": "declare void @g(ptr preallocated(label))\n",
     "byref-two-types": "declare void @g(ptr byref(i32 i32))\n",
+    "target-line-after-module-asm": 'module asm "x:"\ntarget triple = "x86_64-pc-linux-gnu"\n',  # ll:6509847
     "atomicrmw-lshr": ATOMIC % "atomicrmw lshr ptr %p, i32 1 release, align 4",  # ll:6507442
     "control-character-before-closing-brace": FN.replace("}", "\x01}"),  # ll:6309251
     "control-character-on-its-own-line": FN.replace("}", "\x01\n}"),

@@ -218,6 +218,7 @@ class _ModuleReader:
                     raise self.error(lineno, 1, "expected top-level entity (source_filename "
                                      "and target lines come before everything else)")
                 self._header_line(m)
+                started = started or m.group(5) is not None  # `module asm` is an entity (ll:6509847)
                 pieces.append("")
                 pos, lineno = eol + 1, lineno + 1
                 continue
