@@ -73,6 +73,7 @@ EH_ENTRY = "invoke void @g() to label %a unwind label %b"
 EH_PAD = "%l = landingpad { ptr, i32 } cleanup"
 
 INVALID = {
+    "subprogram-without-type": '!0 = !DISubprogram(name: "f", spFlags: 0)\n!1 = !DISubprogram(name: "g", type: null)\n!n = !{!0, !1}\n',
     "nul-in-name": '@"a\\00b" = global i32 0\n',
     "raw-nul-in-name": '@"a\0b" = global i32 0\n',
     "stray-star": "define void @f(i32 %x) {\n  %y = phi * [ %x, %0 ]\n  ret void\n}\n",
@@ -439,6 +440,15 @@ INVALID = {
     "vscale-range-not-power-of-two": "declare void @g() vscale_range(3, 4)\n",
     "initializes-overlapping": "declare void @g(ptr initializes((0, 4), (2, 8)) %a)\n",
     "initializes-empty-range": "declare void @g(ptr initializes((4, 4)) %a)\n",
+    "short-vector-constant-as-metadata": ("declare void @llvm.foo(metadata)\ndefine void @f() {\n"
+                                          "  call void @llvm.foo(metadata <4 x double> <double 1.5, double 2.5>)\n"
+                                          "  ret void\n}\n"),  # ll:6701912 (in a #dbg_value)
+    "short-vector-constant-in-debug-record": (
+        "define void @f() !dbg !4 {\n    #dbg_value(<4 x double> <double 1.5, double 2.5>, !5, !DIExpression(), !6)\n"
+        "  ret void\n}\n" + DI + '!4 = distinct !DISubprogram(name: "f", scope: !1, file: !1, '
+        'unit: !0, spFlags: DISPFlagDefinition)\n!5 = !DILocalVariable(name: "x", scope: !4)\n'
+        "!6 = !DILocation(line: 1, scope: !4)\n"),  # ll:6701912
+    "short-vector-constant-in-node": "!0 = !{<4 x i32> <i32 1, i32 2>}\n",
 }
 
 VALID = {

@@ -219,7 +219,7 @@ def body_problems(module: Module, fn: Function) -> list[str]:
             problems += [f"{where}: {p}" for kind in SCOPE_KINDS
                          if (p := scope_list_problem(inst.metadata.get(kind), module.metadata))]
             problems += _operand_metadata_problems(where, inst, module.metadata)
-            for op in inst.operands:
+            for op in [*inst.operands, *(op for r in inst.debug_records for op in r.operands)]:
                 if isinstance(op, Constant) and not isinstance(op, GlobalValue):
                     problems += [f"{where}: {p}" for p in constant_problems(op) + blockaddress_problems(op, module)]
     return problems

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterator
 
 from enzc.ir.metadata import MDRef, MDSpecialized, MDString, MDTuple, MDValue, Metadata
+from enzc.ir.values import Constant, GlobalValue
+from enzc.ir.verify_constants import constant_problems
 
 # Value kinds: "md" any metadata (or null), "md!" metadata but not null, "str" a plain
 # string, "bool", "u<N>" unsigned of N bits, "s<N>" signed of N bits, "int" any
@@ -100,7 +102,7 @@ FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
                       "nameTableKind": ("nametable", _O), "rangesBaseAddress": ("bool", _O),
                       "sysroot": ("str", _O), "sdk": ("str", _O), "dialect": ("dialect", _O)},
     "DISubprogram": {"scope": ("md", _O), "name": ("str", _O), "linkageName": ("str", _O),
-                     "file": ("md", _O), "line": ("u32", _O), "type": ("md!", _R),
+                     "file": ("md", _O), "line": ("u32", _O), "type": ("md", _O),
                      "isLocal": ("bool", _O), "isDefinition": ("bool", _O),
                      "scopeLine": ("u32", _O), "containingType": ("md", _O),
                      "virtuality": ("virtuality", _O), "virtualIndex": ("u32", _O),
@@ -241,6 +243,8 @@ def node_problems(node: Metadata | None) -> list[str]:
             return [p for operand in node.operands for p in node_problems(operand)]
         case MDSpecialized():
             return _specialized_problems(node)
+        case MDValue(value=Constant() as value) if not isinstance(value, GlobalValue):
+            return constant_problems(value)  # `metadata <2 x double> <...>`: checked as anywhere
     return []
 
 
