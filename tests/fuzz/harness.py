@@ -37,6 +37,10 @@ from pathlib import Path
 TIMEOUT = 120.0
 """Seconds before a case counts as a hang (generous: the machine may be loaded)."""
 _CLEAN_ERROR = re.compile(r"(?:^|: )error: ")
+_ENZC_INTERNAL = re.compile(r"^(?:enzcc|enzc\+\+)[^:\n]*: internal error|error: internal error", re.M)
+"""An internal error of enzc's own (the CLI's exit-70 report, enzc.ir's, or the AD
+engine's located one) — not a tool's such as GNU ld's "BFD ... internal error,
+aborting" on a corrupt object, which clang-22 gives alike (obj:6806173)."""
 
 
 @dataclass
@@ -182,7 +186,7 @@ def _failure_of(kind: str, run: Run, tmpdir: Path, output: Path | None) -> Verdi
         return Verdict(kind, "traceback", run.stderr[-2000:])
     if run.code is not None and run.code < 0:
         return Verdict(kind, "crash", f"killed by signal {-run.code}: {run.stderr[-600:]}")
-    if run.code == 70 or "internal error" in run.stderr:
+    if run.code == 70 or _ENZC_INTERNAL.search(run.stderr):
         return Verdict(kind, "internal", run.stderr[-600:])
     left = sorted(os.listdir(tmpdir))
     if left:

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cases import judge, make_case
-from harness import Run, _llvm_crash
+from harness import Run, _failure_of, _llvm_crash
 from seeds import Seeds
 
 SCALE = float(os.environ.get("ENZC_FUZZ_EXAMPLES", "1"))
@@ -62,3 +62,18 @@ def test_llvm_crash_is_told_apart_from_a_syntax_error(tmp_path: Path) -> None:
     assert _llvm_crash("ll", Run(1, "error", 0.1), broken, tmp_path) is None
     assert "verifying it; it parses without -verify" in _llvm_crash("ll", segfault, valid, tmp_path)
     assert "without verification: " in _llvm_crash("ll", segfault, broken, tmp_path)
+
+
+def test_internal_errors_are_enzcs_own(tmp_path: Path) -> None:
+    """obj:6806173: GNU ld aborted ("BFD ... internal error") on a corrupt object, as
+    it does under clang-22; that is the linker's answer, not an internal error of enzcc.
+    enzc's own (exit 70, `enzcc: internal error`, a located `error: internal error`)
+    stay failures."""
+    ld = ("/usr/bin/ld: BFD (GNU Binutils for Debian) 2.40 internal error, aborting at merge.c:934\n"
+          "clang-22: error: linker command failed with exit code 1 (use -v to see invocation)\n")
+    assert _failure_of("obj", Run(1, ld, 0.1), tmp_path, None) is None
+    for code, stderr in [(70, "enzcc: internal error: KeyError: 'x' (please report)\n"),
+                         (1, "enzcc: internal error: KeyError: 'x'\n"),
+                         (1, "a.c:3:1: error: internal error: a loop value is needed outside its loop\n")]:
+        verdict = _failure_of("obj", Run(code, stderr, 0.1), tmp_path, None)
+        assert verdict is not None and verdict.outcome == "internal", stderr
