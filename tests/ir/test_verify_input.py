@@ -73,7 +73,6 @@ EH_ENTRY = "invoke void @g() to label %a unwind label %b"
 EH_PAD = "%l = landingpad { ptr, i32 } cleanup"
 
 INVALID = {
-    "subprogram-without-type": '!0 = !DISubprogram(name: "f", spFlags: 0)\n!1 = !DISubprogram(name: "g", type: null)\n!n = !{!0, !1}\n',
     "nul-in-name": '@"a\\00b" = global i32 0\n',
     "raw-nul-in-name": '@"a\0b" = global i32 0\n',
     "stray-star": "define void @f(i32 %x) {\n  %y = phi * [ %x, %0 ]\n  ret void\n}\n",
@@ -402,6 +401,18 @@ INVALID = {
     "dereferenceable-or-null-zero": "declare void @g(ptr dereferenceable_or_null(00))\n",
     "syncscope-two-strings": 'define void @f() {\n  fence syncscope("singlethread" "singlethread") acquire\n  ret void\n}\n',  # ll:5608885
     "datalayout-endianness-with-suffix": 'target datalayout = "e8-m:e"\n',  # ll:5700764
+    "datalayout-space-before-mangling": 'target datalayout = "e-m :e-i64:64"\n',  # ll:6901608
+    "datalayout-empty-spec": 'target datalayout = "e--m:e"\n',
+    "datalayout-unknown-mangling": 'target datalayout = "e-m:q"\n',
+    "datalayout-sign-in-number": 'target datalayout = "e-i64:+64"\n',
+    "datalayout-alignment-not-power-of-two-bytes": 'target datalayout = "e-S12"\n',
+    "datalayout-preferred-below-abi": 'target datalayout = "e-i32:32:16"\n',
+    "datalayout-i8-not-byte-aligned": 'target datalayout = "e-i8:16"\n',
+    "datalayout-pointer-flag": 'target datalayout = "e-pf1:64:64"\n',
+    "datalayout-unstable-address-space-0": 'target datalayout = "e-pu:64:64"\n',
+    "datalayout-index-wider-than-pointer": 'target datalayout = "e-p:32:32:32:64"\n',
+    "datalayout-function-pointer-type": 'target datalayout = "e-Fx8"\n',
+    "datalayout-non-integral-0": 'target datalayout = "e-ni:1:0"\n',
     "empty-loop-id-node": LOOP % ("!1", "!1 = !{}\n"),
     "sret-type-with-stray-characters": "%struct.re = type { i32 }\n" + CALL_G % "sret(%struct.re@{cord)",  # ll:5906571
     "sret-undefined-type": CALL_G % "sret(%struct.nope)",
@@ -452,6 +463,9 @@ INVALID = {
 }
 
 VALID = {
+    "datalayouts-of-other-targets": ('target datalayout = "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64-s0:64-'
+                                     'pu1:64:64-pe2:64:64:64:32-p7:160:256:256:32-ni:1:7-A5-G1-P0-m:a"\n'),
+    "subprogram-without-type": '!0 = !DISubprogram(name: "f", spFlags: 0)\n!1 = !DISubprogram(name: "g", type: null, spFlags: 0)\n!n = !{!0, !1}\n',
     "attribute-arguments": CALL_G % "noundef dereferenceable(8) align(16)",
     "ident-and-commandline": '!llvm.ident = !{!0}\n!llvm.commandline = !{!0}\n!0 = !{!"clang"}\n',
     "align-paren-spelling": "define void @f(ptr align(8) %p) align(16) {\n  ret void\n}\n",

@@ -33,6 +33,7 @@ from enzc.ir.verify_attribute_lists import (
 )
 from enzc.ir.verify_attributes import attribute_problem, attribute_word, typed_attribute_problem
 from enzc.ir.verify_blockaddress import blockaddress_problems
+from enzc.ir.datalayout_rules import layout_problem
 from enzc.ir.verify_constants import constant_problems, global_problems
 from enzc.ir.verify_flags import module_flag_problems
 from enzc.ir.verify_intrinsic_globals import intrinsic_global_problems
@@ -152,6 +153,8 @@ def _layout(module: Module) -> DataLayout:
 
 
 def _datalayout_problems(module: Module) -> list[str]:
+    if problem := layout_problem(module.datalayout or ""):
+        return [f"target datalayout: {problem}"]
     try:
         DataLayout.parse(module.datalayout or "")
     except DataLayoutError as err:
