@@ -25,7 +25,8 @@ import re
 import signal
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from enzc.errors import EnzcError
@@ -117,15 +118,42 @@ def _child(work: Callable[[], object], channel: int, stderr_fd: int, memory_limi
         os._exit(code)
 
 
+READ_MEMORY_BASE = 4 << 30
+READ_MEMORY_PER_BYTE = 256
+"""What reading IR may take beyond the process's size: a module and its text are some
+tens of times the bitcode's size; a corrupted count asks for far more."""
+
+
+def reading_memory(size: int) -> int:
+    """The growth allowed to LLVM reading `size` bytes of untrusted IR."""
+    return READ_MEMORY_BASE + READ_MEMORY_PER_BYTE * size
+
+
+@contextmanager
+def growth_limited(extra: int) -> Iterator[None]:
+    """Within the block, this process may grow by `extra` bytes of address space (LLVM
+    reading a corrupted count then fails with "out of memory" in a second instead of
+    taking the machine's memory); the limit is lifted after it. For an isolated child
+    that goes on with other work after reading (enzcc's link child)."""
+    import resource
+
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    _limit_growth(extra)
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, before)
+
+
 def _limit_growth(extra: int) -> None:
     """Cap this process's address space at its present size plus `extra` bytes."""
     import resource
 
     with open("/proc/self/statm") as statm:
         present = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     limit = present + extra
-    if hard == resource.RLIM_INFINITY or limit < hard:
+    if (hard == resource.RLIM_INFINITY or limit < hard) and (soft == resource.RLIM_INFINITY or limit < soft):
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 

@@ -111,3 +111,33 @@ def test_llvm_fatal_error_in_o2_star_is_an_error(tmp_path: Path,
     assert out.stderr.splitlines()[-1] == ("enzcc: error: LLVM failed while running O2*: 64-bit "
                                            "code requested on a subtarget that doesn't support it!")
     assert not (tmp_path / "prog").exists() and temp_leftovers(tmpdir_env) == []
+
+
+def test_ir_asking_for_unbounded_memory_is_a_clean_error(tmp_path: Path,
+                                                         tmpdir_env: dict[str, str]) -> None:
+    """obj:7008211 (a corrupted enzcc object): LLVM reading its `.llvmbc` allocates
+    without bound; enzcc's link child took the machine's memory for 40 s until the
+    kernel killed it (a hang under load). Reading is capped as in enzc.ir: a clean
+    error in about a second, the same for a `.bc` input (bc-3002812)."""
+    cases = [Path(__file__).parent / "fuzz_cases" / "obj-7008211.o",
+             Path(__file__).parent.parent / "ir" / "fuzz_cases" / "bc-3002812.bc"]
+    for case in cases:
+        out = run([ENZCC, str(case), "-lm", "-o", "prog"], tmp_path, tmpdir_env, check=False)
+        assert out.returncode == 1, out.stderr
+        assert out.stderr.strip().splitlines()[-1] == (
+            f"enzcc: error: LLVM failed while reading the IR of '{case}': out of memory "
+            "(the file is corrupt or was not written by LLVM 22)")
+        assert not (tmp_path / "prog").exists() and temp_leftovers(tmpdir_env) == []
+
+
+def test_the_reading_limit_is_lifted_after_reading() -> None:
+    """The link child goes on to link, optimise and differentiate: only reading is capped."""
+    from enzc.isolation import growth_limited
+
+    def allocate_after_a_limited_block() -> int:
+        with growth_limited(64 << 20):
+            with pytest.raises(MemoryError):
+                bytearray(256 << 20)
+        return len(bytearray(256 << 20))
+
+    assert run_isolated(allocate_after_a_limited_block) == 256 << 20

@@ -13,17 +13,11 @@ from pathlib import Path
 from enzc.ir.errors import IRParseError
 from enzc.ir.module import Module
 from enzc.ir.parser import parse_module
-from enzc.isolation import IsolatedCrash, run_isolated, step
+from enzc.isolation import IsolatedCrash, reading_memory, run_isolated, step
 
 BITCODE_MAGIC = b"BC\xc0\xde"
 WRAPPER_MAGIC = (0x0B17C0DE).to_bytes(4, "little")
 """The bitcode wrapper header used by Darwin toolchains; LLVM reads both."""
-
-
-READ_MEMORY_BASE = 4 << 30
-READ_MEMORY_PER_BYTE = 256
-"""What reading bitcode may take beyond the process's size: a module and its text
-are some tens of times the bitcode's size; a corrupted count asks for far more."""
 
 
 def is_bitcode(data: bytes) -> bool:
@@ -38,7 +32,7 @@ def parse_bitcode(data: bytes, *, filename: str = "<bitcode>", lazy: bool = True
     """
     try:
         text, problem = run_isolated(partial(_disassemble, data), tool=filename,
-                                     memory_limit=READ_MEMORY_BASE + READ_MEMORY_PER_BYTE * len(data))
+                                     memory_limit=reading_memory(len(data)))
     except IsolatedCrash as e:
         raise IRParseError(filename, 1, 1, str(e).split(" error: ", 1)[-1]) from None
     if problem is not None:

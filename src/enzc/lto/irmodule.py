@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from enzc.errors import EnzcError
-from enzc.isolation import step
+from enzc.isolation import growth_limited, reading_memory, step
 from enzc.lto.elfobj import Symbols
 
 if TYPE_CHECKING:
@@ -48,13 +48,17 @@ def parse_module(data: bytes, label: str) -> ModuleRef:
 
     step(f"reading the IR of '{label}'")
     try:
-        if is_bitcode(data):
-            module = llvm.parse_bitcode(data)
-        else:
-            module = llvm.parse_assembly(llvm_safe_text(data))
+        with growth_limited(reading_memory(len(data))):  # a corrupted count in bitcode
+            if is_bitcode(data):
+                module = llvm.parse_bitcode(data)
+            else:
+                module = llvm.parse_assembly(llvm_safe_text(data))
         module.verify()
     except (RuntimeError, UnicodeDecodeError) as err:  # see _first_line
         raise IRError(f"enzcc: error: '{label}': invalid LLVM IR: {_first_line(err)}") from None
+    except MemoryError:
+        raise IRError(f"enzcc: error: '{label}': invalid LLVM IR: it does not fit in memory "
+                      "(a corrupted size?)") from None
     return module
 
 
