@@ -26,7 +26,8 @@ B1 = alpha M B0 (trmm, side L; side R: alpha B0 M) with adjoint dB1:
 For the solve M X = alpha B0 (trsm, side L; side R: X M = alpha B0), Z = M^-T dX
 (R: dX M^-T), one trsm with the transposed op, in place in dX:
     dB0 = alpha Z   d(alpha) += <Z, B0>   dM = -Z X^T (R: -X^T Z)
-(from dX = M^-1 (alpha dB0 + d(alpha) B0 - dM X), which is also the tangent). In
+(from dX = M^-1 (alpha dB0 + d(alpha) B0 - dM X), R: (alpha dB0 + d(alpha) B0 - X dM) M^-1,
+which are also the tangents). In
 both, dT = dM or dM^T as op is N or T: one gemm into a k x k temporary G (k the
 order of A: m for side L, n for R) whose first operand is dB1 (Z) for L,N and
 R,T and B0 (X) otherwise; G's diagonal is zeroed when diag is 'U', then G's
