@@ -1,6 +1,8 @@
 """BLAS calls (issue 13 item 1): CBLAS and Fortran level 1-3 routines in reverse,
 forward and split mode, float and double, both layouts, transposes, increments and
-leading dimensions; LAPACK's dlascl and dpotrf (forward) from OpenBLAS; cuBLAS's API
+leading dimensions; the triangular trmv, trsv, trmm and trsm (every side, triangle
+and diagonal, and solves with a Cholesky factor); LAPACK's dlascl and dpotrf
+(forward) from OpenBLAS; cuBLAS's API
 over host stubs. Each program built by enzcc at -O0 and -O2, linked against OpenBLAS
 and checked against central differences (tests/ad/programs/blas)."""
 

@@ -71,7 +71,9 @@ CASES = {
     "todense_escape": Case(DIAG / "todense_escape.c", ("__enzyme_todense", "printf", "scaled_load")),
     # LAPACK is out of scope of the BLAS rules (issue 13): an opaque external call
     "lapack_call": Case(DIAG / "lapack_call.c", ("dpotrf_", "LAPACK", "custom derivative")),
-    "blas_without_rule": Case(DIAG / "blas_without_rule.c", ("cblas_dtrmv", "gemm", "custom derivative")),
+    "blas_without_rule": Case(DIAG / "blas_without_rule.c", ("cblas_dtbmv", "gemm", "custom derivative")),
+    "cublas_triangular": Case(DIAG / "cublas_triangular.c", ("cublasDtrsm_v2", "cuBLAS", "trmm")),
+    "blas_rule_callable_only": Case(DIAG / "blas_rule_callable_only.c", ("cblas_dsyr2", "trsm", "custom derivative")),
     "lascl_active_factor": Case(DIAG / "lascl_active_factor.c", ("lascl", "'cto'", "constant")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",

@@ -2,7 +2,8 @@
 `--enzc-runtime-activity`): a pointer whose shadow is its primal is inactive at run
 time. Programs under tests/ad/programs/runtime (a const pointer in a struct beside an
 active one, `enzyme_dup, x, x`, a const pointer stored by the differentiated code, a
-pointer chosen between const and active data, BLAS calls with an inactive argument,
+pointer chosen between const and active data, BLAS calls with an inactive argument
+(a triangular matrix too),
 an Eigen `Map<const>` expression, Eigen's HouseholderQR least-squares solve and
 SelfAdjointEigenSolver, reverse mode only), each built by enzcc at -O0 and -O2, reverse and
 forward mode, against central differences or analytic derivatives; they also check

@@ -5,7 +5,8 @@ together (the temporaries it declares are freed at its end). Statements:
 
     gemv(T(trans), m, n, alpha, A, d(y), 1.0, d(x))     a BLAS call (or a helper)
     d(alpha) += dot(len(y), d(y), old(y))               add to a scalar's derivative
-    tmp t: vec(len(y))                                  a temporary vector (or mat(rows, cols))
+    tmp t: vec(len(y))                                  a temporary vector (or mat(rows, cols);
+                                                        zvec, zmat: filled with zeros)
     unless first: scal(len(y), beta, d(y))              run only if no earlier first(...) was used
     unless x: scal(n, 0.0, d(y))                        run only if x has no derivative
 
@@ -18,6 +19,7 @@ and leading dimensions: an array operand (`x`, `d(A)`, `old(y)`, a temporary,
     x, A, n, alpha      a parameter of the routine (arrays: as the call read them)
     d(x), d(alpha)      the derivative memory of an array; a scalar's tangent
     old(y)              an overwritten array as it was before the call
+    new(B)              an overwritten array as the call left it (reverse: trsm's solution)
     ret, dret           the routine's result; the adjoint of it (reverse)
     T(trans)            the transposed flag; pick(trans, a, b): a if trans is 'N', else b
     first(beta)         beta the first time a statement uses it, 1 afterwards
@@ -252,18 +254,21 @@ def derivatives_named(item: Item) -> set[str]:
     return out
 
 
-def primals_named(item: Item) -> tuple[set[str], set[str]]:
-    """(names used as primal values, names used under old(...)) in `item`."""
+def primals_named(item: Item) -> tuple[set[str], set[str], set[str]]:
+    """(names used as primal values, names used under old(...), under new(...)) in `item`."""
     plain: set[str] = set()
     old: set[str] = set()
+    new: set[str] = set()
     for stmt in item:
         for e in _exprs(stmt):
             for node, inside in _walk(e):
-                if isinstance(node, Name) and inside not in ("d", "old"):
-                    plain.add(node.name)
-                elif isinstance(node, Name) and inside == "old":
+                if isinstance(node, Name) and inside == "old":
                     old.add(node.name)
-    return plain, old
+                elif isinstance(node, Name) and inside == "new":
+                    new.add(node.name)
+                elif isinstance(node, Name) and inside != "d":
+                    plain.add(node.name)
+    return plain, old, new
 
 
 def uses_first(item: Item) -> bool:

@@ -14,7 +14,7 @@ from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import CallBase
 from enzc.ir.libc import declare
 from enzc.ir.module import BasicBlock, Module
-from enzc.ir.types import I1, I32, I64, FloatType, IntType
+from enzc.ir.types import I1, I8, I32, I64, FloatType, IntType
 from enzc.ir.values import ConstantInt, Value, const_fp
 
 from enzc.ad.analysis.runtime_activity import either, masked_read
@@ -44,6 +44,9 @@ class BlasEnv(Protocol):
 
     def old(self, name: str) -> Array:
         """Overwritten array `name` as it was before the call."""
+
+    def new(self, name: str) -> Array:
+        """Reverse: overwritten array `name` as the call left it."""
 
     def shadow(self, name: str) -> Value:
         """The derivative memory of array parameter `name`."""
@@ -77,7 +80,7 @@ UPLO_FORMS = {"flip": ("L", "U", "uplo"), "normal_of": ("T", "N", "trans"),
               "trans_of": ("N", "T", "trans"), "side_of": ("R", "L", "side")}
 """Flags derived from an uplo: (for 'U', for 'L', their role), as Enzyme's LAPACK rules use them."""
 
-MATRIX_HELPERS = {"frob": "frob", "mscal": "mscal", "maxpy": "maxpy",
+MATRIX_HELPERS = {"frob": "frob", "mscal": "mscal", "maxpy": "maxpy", "mcopy": "mcopy",
                   "trifrob": "frob", "trimscal": "mscal", "trimaxpy": "maxpy"}
 
 
@@ -196,6 +199,8 @@ class Evaluator:
                 return self.derivative(args[0].name)  # type: ignore[union-attr]
             case "old":
                 return self.env.old(args[0].name)  # type: ignore[union-attr]
+            case "new":
+                return self.env.new(args[0].name)  # type: ignore[union-attr]
             case "first":
                 if self.first_used:
                     return Literal(1.0, True)
@@ -364,7 +369,9 @@ class Evaluator:
         count = sizes[0] if kind == "vec" else b.mul(sizes[0], sizes[1], "blas.count")
         nbytes = b.mul(count, ConstantInt(I64, 4 if self.fp.kind == "float" else 8), "blas.bytes")
         ptr = b.call(declare(self.env.module, "malloc"), [nbytes], "blas.tmp." + stmt.target)  # type: ignore[operator]
-        if kind == "vec":
+        if kind.startswith("z"):  # zvec, zmat: zeros, for a rule that accumulates into it (ger)
+            b.call(declare(self.env.module, "llvm.memset.p0.i64"), [ptr, ConstantInt(I8, 0), nbytes, ConstantInt(I1, 0)])
+        if kind.endswith("vec"):
             return Array(ptr, Literal(1, False))
         row = self.is_row_major()
         ld = sizes[0] if row is None else b.select(row, sizes[1], sizes[0], "blas.ld")
@@ -457,5 +464,6 @@ def copy_array(env: BlasEnv, ev: Evaluator, name: str) -> Array:
                   [Known(coerce(b, dims[0], ev.int_type()), "int"), src, Array(ptr, Literal(1, False))])
         return Array(ptr, Literal(1, False))
     major, minor = ev.major_minor(dims[0], dims[1])
-    b.call(blas_helpers.mcopy(env.module, ev.fp), [major, minor, src.ptr, ev.int_value(src.stride, I64), ptr, minor])
+    b.call(blas_helpers.mcopy(env.module, ev.fp),
+           [major, minor, ConstantInt(I32, 0), src.ptr, ev.int_value(src.stride, I64), ptr, minor])
     return Array(ptr, Known(minor, "int"))

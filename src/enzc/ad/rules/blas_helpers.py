@@ -3,7 +3,7 @@
     __enzc_blas_frob_d(major, minor, part, X, ldx, Y, ldy) -> sum X[p,q] * Y[p,q]
     __enzc_blas_mscal_d(major, minor, part, alpha, X, ldx)      X[p,q] *= alpha
     __enzc_blas_maxpy_d(major, minor, part, alpha, X, ldx, Y, ldy)   Y[p,q] += alpha X[p,q]
-    __enzc_blas_mcopy_d(major, minor, X, ldx, Y, ldy)            Y[p,q] = X[p,q]
+    __enzc_blas_mcopy_d(major, minor, part, X, ldx, Y, ldy)      Y[p,q] = X[p,q]
     __enzc_blas_signaxpy_d(n, alpha, x, incx, y, incy)           y_i += alpha sign(x_i)
     __enzc_blas_signdot_d(n, x, incx, y, incy) -> sum sign(x_i) y_i
     __enzc_blas_symmetrize_<copy>(n, A, row_step, col_step, lower)   one triangle onto the other
@@ -131,15 +131,15 @@ def maxpy(module: Module, ty: FloatType) -> Function:
 
 
 def mcopy(module: Module, ty: FloatType) -> Function:
-    fn, fresh, b = _helper(module, "mcopy", ty, VOID, (I64, I64, PTR, I64, PTR, I64),
-                           ("major", "minor", "x", "ldx", "y", "ldy"))
+    fn, fresh, b = _helper(module, "mcopy", ty, VOID, (I64, I64, I32, PTR, I64, PTR, I64),
+                           ("major", "minor", "part", "x", "ldx", "y", "ldy"))
     if fresh:
-        major, minor, x, ldx, y, ldy = fn.args
+        major, minor, part, x, ldx, y, ldy = fn.args
 
         def body(b: IRBuilder, p: Value, q: Value) -> None:
             b.store(b.load(ty, _element(b, ty, x, ldx, p, q), "xv"), _element(b, ty, y, ldy, p, q))
 
-        _walk_matrix(b, fn, major, minor, None, body)
+        _walk_matrix(b, fn, major, minor, part, body)
         b.ret_void()
     return fn
 

@@ -10,6 +10,9 @@ the call:
   change them before the reverse pass runs (`MemoryFacts.input_unchanged`; in
   split mode also the caller's writes between the two halves). Otherwise the
   reverse pass reads the array where it is: no copy.
+Right after the call: an overwritten array the reverse reads as the call left it
+(`new(B)`: the solution of `trsm` and `trsv`) is copied the same way, unless no
+other write may change it before the reverse pass (then it is read in place).
 Only what the items that will run read counts: a constant alpha needs no copy of
 an overwritten y, a constant B no copy of A.
 
@@ -51,6 +54,8 @@ class BlasTape:
     """Fortran: the loaded values of scalar arguments."""
     caches: dict[str, Array] = field(default_factory=dict)
     """Copies of arrays the reverse reads, by parameter name."""
+    results: dict[str, Array] = field(default_factory=dict)
+    """Copies of overwritten arrays as the call left them (`new(...)`)."""
 
 
 def rule_of(gu: GradientState, call: CallBase) -> tuple[BlasCallee, BlasRule]:
@@ -60,11 +65,19 @@ def rule_of(gu: GradientState, call: CallBase) -> tuple[BlasCallee, BlasRule]:
     rule = RULES.get(blas.routine.name)
     if rule is None:
         raise gu.error(call, f"no derivative rule for the BLAS routine '{call.called_function.name}'",  # type: ignore[union-attr]
-                       "enzc differentiates dot, nrm2, asum, axpy, scal, copy, gemv, symv, ger, gemm, syrk, lascl "
-                       "(and potrf and lacpy in forward mode); "
+                       "enzc differentiates dot, nrm2, asum, axpy, scal, copy, gemv, symv, ger, gemm, syrk, trmv, "
+                       "trsv, trmm, trsm, lascl (and potrf and lacpy in forward mode); "
                        "write this step with those, or register a custom derivative "
                        f"(__enzyme_register_gradient_{call.called_function.name})")  # type: ignore[union-attr]
+    if blas.cublas and blas.routine.name in TRIANGULAR:
+        raise gu.error(call, f"enzc's rule for '{call.called_function.name}' is not for cuBLAS",  # type: ignore[union-attr]
+                       "cuBLAS's trmm writes a third matrix, where the rules call BLAS's in-place trmm: "
+                       "register a custom derivative, or call the host BLAS")
     return blas, rule
+
+
+TRIANGULAR = ("trmv", "trsv", "trmm", "trsm")
+"""Routines whose rules call trmm or are untested against cuBLAS: refused there."""
 
 
 def load_fortran_scalars(b: IRBuilder, blas: BlasCallee, call_args: list[Value]) -> dict[str, Value]:
@@ -130,6 +143,12 @@ class _Env:
 
     def old(self, name: str) -> Array:
         cache = self.tape.caches[name]
+        return Array(self.gu.lookup(cache.ptr), _looked_up(self.gu, cache.stride))
+
+    def new(self, name: str) -> Array:
+        cache = self.tape.results.get(name)
+        if cache is None:  # nothing but the call writes it: still as the call left it
+            return self._in_place(name)
         return Array(self.gu.lookup(cache.ptr), _looked_up(self.gu, cache.stride))
 
     def shadow(self, name: str) -> Value:
@@ -236,8 +255,16 @@ def forward_blas_call(gu: GradientState, call: CallBase) -> None:
     env = _ForwardPassEnv(gu, call, blas, tape)
     env.b = b
     ev = Evaluator(env)
-    for name in _arrays_to_copy(gu, call, blas, rule):
+    before, after = _arrays_to_copy(gu, call, blas, rule)
+    for name in before:
         tape.caches[name] = copy_array(env, ev, name)
+    if after:
+        env_after = _ForwardPassEnv(gu, call, blas, tape)
+        env_after.b = IRBuilder()
+        env_after.b.position_after(new_call)  # type: ignore[arg-type]
+        ev_after = Evaluator(env_after)
+        for name in after:
+            tape.results[name] = copy_array(env_after, ev_after, name)
     gu.blas_tapes[call] = tape
 
 
@@ -250,23 +277,29 @@ def forward_blas_calls(gu: GradientState) -> None:
             forward_blas_call(gu, inst)
 
 
-def _arrays_to_copy(gu: GradientState, call: CallBase, blas: BlasCallee, rule: BlasRule) -> list[str]:
+def _arrays_to_copy(gu: GradientState, call: CallBase, blas: BlasCallee, rule: BlasRule) -> tuple[list[str], list[str]]:
+    """The arrays to copy before the call (inputs, `old(...)`) and after it (`new(...)`)."""
     plain: set[str] = set()
     old: set[str] = set()
+    new: set[str] = set()
     for item in rule.reverse_items:
         if all(has_derivative(gu, call, blas, n) for n in derivatives_named(item)):
-            p, o = primals_named(item)
+            p, o, w = primals_named(item)
             plain |= p
             old |= o
-    out = []
+            new |= w
+    before, after = [], []
     for p in blas.params():
         if not p.is_array:
             continue
-        if p.name in old:
-            out.append(p.name)
-        elif p.name in plain and not gu.memory.input_unchanged(call.args[blas.arg_index(p.name)], call):  # type: ignore[index]
-            out.append(p.name)
-    return out
+        if p.name not in old | plain | new:
+            continue
+        unchanged = gu.memory.input_unchanged(call.args[blas.arg_index(p.name)], call)  # type: ignore[index]
+        if p.name in old or p.name in plain and not unchanged:
+            before.append(p.name)
+        if p.name in new and not unchanged:
+            after.append(p.name)
+    return before, after
 
 
 def reverse_blas_call(gu: GradientState, call: CallBase) -> None:
@@ -282,5 +315,5 @@ def reverse_blas_call(gu: GradientState, call: CallBase) -> None:
     if gu.lane != gu.width - 1:
         return  # enzyme_width: every lane reads the caches, the last frees them
     free = declare(gu.module, "free")
-    for cache in tape.caches.values():
+    for cache in (*tape.caches.values(), *tape.results.values()):
         gu.b.call(free, [gu.lookup(cache.ptr)])

@@ -17,6 +17,24 @@ where it has one (Enzyme's `cblas_dlascl(layout, 'G' or uplo, 0, 0, 1.0, beta, m
 ldc, info)`, LAPACK's `dlascl_`), else a helper loop (`blas_eval.Evaluator.matrix_helper`).
 Symmetric matrices (symv, syrk) keep one triangle: the adjoint of an off-diagonal
 entry collects both of its uses, a diagonal entry one.
+
+Triangular routines read one triangle of A (uplo), without its diagonal when diag
+is 'U' (then taken as 1). Write T for that matrix and M = op(T). For
+B1 = alpha M B0 (trmm, side L; side R: alpha B0 M) with adjoint dB1:
+    d(alpha) += <dB1, M B0>    dM = alpha dB1 B0^T (R: alpha B0^T dB1)
+    dB0 = alpha M^T dB1 (R: alpha dB1 M^T): one trmm with the transposed op.
+For the solve M X = alpha B0 (trsm, side L; side R: X M = alpha B0), Z = M^-T dX
+(R: dX M^-T), one trsm with the transposed op, in place in dX:
+    dB0 = alpha Z   d(alpha) += <Z, B0>   dM = -Z X^T (R: -X^T Z)
+(from dX = M^-1 (alpha dB0 + d(alpha) B0 - dM X), R: (alpha dB0 + d(alpha) B0 - X dM) M^-1,
+which are also the tangents). In
+both, dT = dM or dM^T as op is N or T: one gemm into a k x k temporary G (k the
+order of A: m for side L, n for R) whose first operand is dB1 (Z) for L,N and
+R,T and B0 (X) otherwise; G's diagonal is zeroed when diag is 'U', then G's
+triangle is added to dA's (`trimaxpy`): the other triangle gets nothing. trmv and
+trsv are the same with alpha = 1 and one column (a `ger` into a zeroed G).
+Tangents: the part of dA a triangular routine reads, with a zero diagonal when
+diag is 'U' (dA's diagonal is set aside, zeroed and put back around the call).
 """
 
 from __future__ import annotations
@@ -158,6 +176,88 @@ RULES: dict[str, BlasRule] = {
                  "syrk(uplo, trans, n, k, d(alpha), A, first(beta), d(C))",
                  "unless first: trimscal(uplo, n, beta, d(C))",
                  "trimaxpy(uplo, n, d(beta), C, d(C))"),
+    ),
+    "trmv": BlasRule(  # x1 = M x0
+        reverse=(("tmp G: zmat(n, n)",
+                  "ger(n, n, 1.0, pick(trans, d(x), old(x)), pick(trans, old(x), d(x)), G)",
+                  "scal(n, pick(diag, 1.0, 0.0), diag(G))",
+                  "trimaxpy(uplo, n, 1.0, G, d(A))"),
+                 "trmv(uplo, T(trans), diag, n, A, d(x))"),
+        forward=("trmv(uplo, trans, diag, n, A, d(x))",
+                 ("tmp t: vec(n)",
+                  "tmp s: vec(n)",
+                  "copy(n, x, t)",
+                  "copy(n, diag(d(A)), s)",
+                  "scal(n, pick(diag, 1.0, 0.0), diag(d(A)))",
+                  "trmv(uplo, trans, 'N', n, d(A), t)",
+                  "copy(n, s, diag(d(A)))",
+                  "axpy(n, 1.0, t, d(x))")),
+    ),
+    "trsv": BlasRule(  # M x1 = x0
+        reverse=("trsv(uplo, T(trans), diag, n, A, d(x))",
+                 ("tmp G: zmat(n, n)",
+                  "ger(n, n, -1.0, pick(trans, d(x), new(x)), pick(trans, new(x), d(x)), G)",
+                  "scal(n, pick(diag, 1.0, 0.0), diag(G))",
+                  "trimaxpy(uplo, n, 1.0, G, d(A))")),
+        forward=(("tmp t: vec(n)",
+                  "tmp s: vec(n)",
+                  "copy(n, x, t)",
+                  "trsv(uplo, trans, diag, n, A, t)",
+                  "copy(n, diag(d(A)), s)",
+                  "scal(n, pick(diag, 1.0, 0.0), diag(d(A)))",
+                  "trmv(uplo, trans, 'N', n, d(A), t)",
+                  "copy(n, s, diag(d(A)))",
+                  "axpy(n, -1.0, t, d(x))"),
+                 "trsv(uplo, trans, diag, n, A, d(x))"),
+    ),
+    "trmm": BlasRule(
+        reverse=(("tmp P: mat(m, n)",
+                  "mcopy(m, n, old(B), P)",
+                  "trmm(side, uplo, trans, diag, m, n, 1.0, A, P)",
+                  "d(alpha) += frob(m, n, d(B), P)"),
+                 ("tmp G: mat(pick(side, m, n), pick(side, m, n))",
+                  "gemm(pick(side, 'N', 'T'), pick(side, 'T', 'N'), pick(side, m, n), pick(side, m, n), "
+                  "pick(side, n, m), alpha, pick(trans, pick(side, d(B), old(B)), pick(side, old(B), d(B))), "
+                  "pick(trans, pick(side, old(B), d(B)), pick(side, d(B), old(B))), 0.0, G)",
+                  "scal(pick(side, m, n), pick(diag, 1.0, 0.0), diag(G))",
+                  "trimaxpy(uplo, pick(side, m, n), 1.0, G, d(A))"),
+                 "trmm(side, uplo, T(trans), diag, m, n, alpha, A, d(B))"),
+        forward=("trmm(side, uplo, trans, diag, m, n, alpha, A, d(B))",
+                 ("tmp P: mat(m, n)",
+                  "mcopy(m, n, B, P)",
+                  "trmm(side, uplo, trans, diag, m, n, d(alpha), A, P)",
+                  "maxpy(m, n, 1.0, P, d(B))"),
+                 ("tmp P: mat(m, n)",
+                  "tmp s: vec(pick(side, m, n))",
+                  "mcopy(m, n, B, P)",
+                  "copy(pick(side, m, n), diag(d(A)), s)",
+                  "scal(pick(side, m, n), pick(diag, 1.0, 0.0), diag(d(A)))",
+                  "trmm(side, uplo, trans, 'N', m, n, alpha, d(A), P)",
+                  "copy(pick(side, m, n), s, diag(d(A)))",
+                  "maxpy(m, n, 1.0, P, d(B))")),
+    ),
+    "trsm": BlasRule(
+        reverse=("trsm(side, uplo, T(trans), diag, m, n, 1.0, A, d(B))",  # Z
+                 "d(alpha) += frob(m, n, d(B), old(B))",
+                 ("tmp G: mat(pick(side, m, n), pick(side, m, n))",
+                  "gemm(pick(side, 'N', 'T'), pick(side, 'T', 'N'), pick(side, m, n), pick(side, m, n), "
+                  "pick(side, n, m), -1.0, pick(trans, pick(side, d(B), new(B)), pick(side, new(B), d(B))), "
+                  "pick(trans, pick(side, new(B), d(B)), pick(side, d(B), new(B))), 0.0, G)",
+                  "scal(pick(side, m, n), pick(diag, 1.0, 0.0), diag(G))",
+                  "trimaxpy(uplo, pick(side, m, n), 1.0, G, d(A))"),
+                 "mscal(m, n, alpha, d(B))"),
+        forward=("mscal(m, n, alpha, d(B))",
+                 "maxpy(m, n, d(alpha), B, d(B))",
+                 ("tmp X: mat(m, n)",
+                  "tmp s: vec(pick(side, m, n))",
+                  "mcopy(m, n, B, X)",
+                  "trsm(side, uplo, trans, diag, m, n, alpha, A, X)",  # the call's solution
+                  "copy(pick(side, m, n), diag(d(A)), s)",
+                  "scal(pick(side, m, n), pick(diag, 1.0, 0.0), diag(d(A)))",
+                  "trmm(side, uplo, trans, 'N', m, n, -1.0, d(A), X)",
+                  "copy(pick(side, m, n), s, diag(d(A)))",
+                  "maxpy(m, n, 1.0, X, d(B))"),
+                 "trsm(side, uplo, trans, diag, m, n, 1.0, A, d(B))"),
     ),
     "lascl": BlasRule(  # A = (cto / cfrom) A on the entries `type` names: the derivative scales alike
         reverse=("lascl(type, kl, ku, cfrom, cto, m, n, d(A), 0)",),

@@ -29,14 +29,17 @@ _FAMILIES: tuple[tuple[tuple[str, ...], str], ...] = (
 
 
 _BLAS_WITHOUT_RULE = re.compile(
-    r"^(cblas_)?(i?[sdcz](trsm|trmm|trmv|trsv|gbmv|sbmv|spmv|tbmv|tbsv|tpmv|tpsv|hemv|hemm|herk|her2k|her2?|"
-    r"syr2?k?|symm|spr2?|rotm?g?|swap|amax|amin)|[cz](dot[uc]?|nrm2|asum|axpy|scal|copy|gemv|gemm|ger[uc]?)"
+    r"^(cblas_)?(i?[sdcz](gbmv|sbmv|spmv|tbmv|tbsv|tpmv|tpsv|hemv|hemm|herk|her2k|her2?|"
+    r"syr2?k?|symm|spr2?|rotm?g?|swap|amax|amin)|[cz](dot[uc]?|nrm2|asum|axpy|scal|copy|gemv|gemm|ger[uc]?|"
+    r"trsm|trmm|trmv|trsv)"
     r"|dz(nrm2|asum)|scnrm2|scasum)(_sub|_|_64_)?$")
-_BLAS_WITH_RULE = re.compile(r"^[sd](dot|nrm2|asum|axpy|scal|copy|gemv|symv|ger|gemm|syrk)(_|_64_)$")
+_BLAS_WITH_RULE = re.compile(r"^[sd](dot|nrm2|asum|axpy|scal|copy|gemv|symv|ger|gemm|syrk|trmv|trsv|trmm|trsm)"
+                             r"(_|_64_)$")
 _LAPACK = re.compile(r"^(LAPACKE_[sdcz][a-z0-9]+(_work)?|[sdcz][a-z]{4,5}(_|_64_))$")
 
 BLAS_HINT = ("enzc has derivative rules for the BLAS routines dot, nrm2, asum, axpy, scal, copy, gemv, symv, "
-             "ger, gemm and syrk (s and d, CBLAS, Fortran and cuBLAS), not this one: register a custom derivative "
+             "ger, gemm and syrk (s and d, CBLAS, Fortran and cuBLAS) and trmv, trsv, trmm and trsm (s and d, "
+             "CBLAS and Fortran), not this one: register a custom derivative "
              "(__enzyme_register_gradient_{name}) or call a supported routine")
 LAPACK_HINT = ("of LAPACK, enzc differentiates lascl, and potrf and lacpy in forward mode only: register a custom "
                "derivative (__enzyme_register_gradient_{name}), written with LAPACK itself, or mark the call "

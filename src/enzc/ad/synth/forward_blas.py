@@ -72,6 +72,9 @@ class _Env:
     def old(self, name: str) -> Array:
         return self.array(name)  # the tangent calls run before the call
 
+    def new(self, name: str) -> Array:
+        raise AssertionError("forward rules compute what the call will write themselves")
+
     def shadow(self, name: str) -> Value:
         return self.fw.gu.shadow(self._arg(name))
 

@@ -46,6 +46,14 @@ SIGNATURES: dict[str, str] = {
             "lda, B:mat(pick(transb, k, n), pick(transb, n, k)), ldb, beta:fp, C:mat(m, n)!, ldc",
     "syrk": "layout, uplo:uplo, trans:trans, n, k, alpha:fp, A:mat(pick(trans, n, k), pick(trans, k, n)), lda, "
             "beta:fp, C:mat(n, n)!, ldc",
+    # triangular A (uplo; diag 'U': a unit diagonal, not read): x = op(A) x, x = op(A)^-1 x,
+    # B = alpha op(A) B (side L) or alpha B op(A) (side R), and the solves of those
+    "trmv": "layout, uplo:uplo, trans:trans, diag:diag, n, A:mat(n, n), lda, x:vec(n)!, incx",
+    "trsv": "layout, uplo:uplo, trans:trans, diag:diag, n, A:mat(n, n), lda, x:vec(n)!, incx",
+    "trsm": "layout, side:side, uplo:uplo, trans:trans, diag:diag, m, n, alpha:fp, "
+            "A:mat(pick(side, m, n), pick(side, m, n)), lda, B:mat(m, n)!, ldb",
+    "trmm": "layout, side:side, uplo:uplo, trans:trans, diag:diag, m, n, alpha:fp, "
+            "A:mat(pick(side, m, n), pick(side, m, n)), lda, B:mat(m, n)!, ldb",
     # called by derivative rules (no rules of their own)
     "syr2": "layout, uplo:uplo, n, alpha:fp, x:vec(n), incx, y:vec(n), incy, A:mat(n, n)!, lda",
     "symm": "layout, side:side, uplo:uplo, m, n, alpha:fp, A:mat(pick(side, m, n), pick(side, m, n)), lda, "
@@ -57,10 +65,6 @@ SIGNATURES: dict[str, str] = {
     # LAPACK's Cholesky factorisation (forward mode only) and what its rule calls
     "potrf": "layout, uplo:uplo, n, A:mat(n, n)!, lda, info:info",
     "lacpy": "layout, uplo:letter, m, n, A:mat(m, n), lda, B:mat(m, n)!, ldb",
-    "trsm": "layout, side:side, uplo:uplo, trans:trans, diag:diag, m, n, alpha:fp, "
-            "A:mat(pick(side, m, n), pick(side, m, n)), lda, B:mat(m, n)!, ldb",
-    "trmm": "layout, side:side, uplo:uplo, trans:trans, diag:diag, m, n, alpha:fp, "
-            "A:mat(pick(side, m, n), pick(side, m, n)), lda, B:mat(m, n)!, ldb",
 }
 """CBLAS parameter lists; roles: int (the default), fp, layout, trans, uplo, side, diag,
 letter (a character in both ABIs: lascl's matrix type 'G', 'U', 'L'), info (LAPACK's
@@ -340,13 +344,13 @@ def _fits(p: Param, t: Type, kind: str, cblas: bool) -> bool:
 LAPACK_ROUTINES = frozenset(
     "getrf getrs getri gesv potrf potrs potri posv trtrs trtri geqrf orgqr ormqr gels gelsd gesvd gesdd syev syevd "
     "geev laset lange".split())
-OTHER_BLAS = frozenset("trsv trmv syr spmv spr2 spr gbmv sbmv tbmv tbsv rot rotg swap "
+OTHER_BLAS = frozenset("syr spmv spr2 spr gbmv sbmv tbmv tbsv rot rotg swap "
                        "iamax dotu dotc".split())
 
 
 def unsupported_blas_name(name: str) -> str | None:
     """What `name` is when it looks like a LAPACK routine or a BLAS routine without
-    derivative rules (`dgetrf_`, `LAPACKE_dpotrf`, `cblas_dtrsm`, `cblas_zgemm`), else None."""
+    derivative rules (`dgetrf_`, `LAPACKE_dpotrf`, `cblas_dtbmv`, `cblas_zgemm`), else None."""
     body = name
     for prefix in ("cblas_", "LAPACKE_", "lapack_"):
         if body.startswith(prefix):

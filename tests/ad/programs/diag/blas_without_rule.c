@@ -1,12 +1,12 @@
-// Diagnostic: a BLAS routine enzc has no derivative rule for (cblas_dtrmv, a triangular
-// matrix-vector product) on active data: a located error naming it and the routines
-// that do have rules, not a silently missing derivative.
+// Diagnostic: a BLAS routine enzc has no derivative rule for (cblas_dtbmv, a banded
+// triangular matrix-vector product) on active data: a located error naming it and the
+// routines that do have rules, not a silently missing derivative.
 #include <cblas.h>
 
 void __enzyme_autodiff(void *, ...);
 
 double f(const double *A, double *x) {
-    cblas_dtrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, 2, A, 2, x, 1); /* DIAG-LINE */
+    cblas_dtbmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, 2, 1, A, 2, x, 1); /* DIAG-LINE */
     return x[0] + x[1];
 }
 
