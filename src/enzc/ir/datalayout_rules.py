@@ -10,6 +10,7 @@ compared with llvm-as-22 on thousands of mutated layouts.
 from __future__ import annotations
 
 import re
+import string
 
 _NUMBER = re.compile(r"[0-9]+")
 _MANGLING = set("elmoxwa")
@@ -86,7 +87,7 @@ def _pointer_problem(parts: list[str]) -> str | None:
     if not 3 <= len(parts) <= 5:
         return 'malformed specification, must be of the form "p[<n>]:<size>:<abi>[:<pref>[:<idx>]]"'
     head = parts[0]
-    flags = head[:len(head) - len(head.lstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))]
+    flags = head[:len(head) - len(head.lstrip(string.ascii_letters))]
     if bad := next((f for f in flags if f not in _POINTER_FLAGS), None):
         return f"'{bad}' is not a valid pointer specification flag"
     space = _integer(head[len(flags):], 24) if head[len(flags):] else 0
