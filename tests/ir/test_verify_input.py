@@ -401,6 +401,12 @@ INVALID = {
     "dereferenceable-or-null-zero": "declare void @g(ptr dereferenceable_or_null(00))\n",
     "syncscope-two-strings": 'define void @f() {\n  fence syncscope("singlethread" "singlethread") acquire\n  ret void\n}\n',  # ll:5608885
     "datalayout-endianness-with-suffix": 'target datalayout = "e8-m:e"\n',  # ll:5700764
+    "shl-constant-expression": ("declare i32 @g(i32)\ndefine i32 @f(i32 %a) {\n"
+                                "  %r = call i32 @g(i32 shl (i32 %a, i32 1))\n  ret i32 %r\n}\n"),  # ll:7205042
+    "zext-constant-expression": "@g = global i32 0\n@x = global i64 zext (i32 ptrtoint (ptr @g to i32) to i64)\n",
+    "fadd-constant-expression": "@x = global double fadd (double 1.0, double 2.0)\n",
+    "local-in-constant-add": ("declare i32 @g(i32)\ndefine i32 @f(i32 %a) {\n"
+                              "  %r = call i32 @g(i32 add (i32 1, i32 %a))\n  ret i32 %r\n}\n"),
     "datalayout-space-before-mangling": 'target datalayout = "e-m :e-i64:64"\n',  # ll:6901608
     "datalayout-empty-spec": 'target datalayout = "e--m:e"\n',
     "datalayout-unknown-mangling": 'target datalayout = "e-m:q"\n',
@@ -463,6 +469,12 @@ INVALID = {
 }
 
 VALID = {
+    "supported-constant-expressions": (
+        "@g = global i32 0\n@a = global i64 add (i64 ptrtoint (ptr @g to i64), i64 8)\n"
+        "@b = global i64 sub (i64 ptrtoint (ptr @g to i64), i64 8)\n@c = global i64 xor (i64 ptrtoint (ptr @g to i64), i64 -1)\n"
+        "@d = global i16 trunc (i64 ptrtoint (ptr @g to i64) to i16)\n@e = global ptr inttoptr (i64 64 to ptr)\n"
+        "@h = global ptr addrspacecast (ptr addrspace(1) null to ptr)\n"
+        "@k = global i32 extractelement (<2 x i32> <i32 1, i32 ptrtoint (ptr @g to i32)>, i32 1)\n"),
     "datalayouts-of-other-targets": ('target datalayout = "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64-s0:64-'
                                      'pu1:64:64-pe2:64:64:64:32-p7:160:256:256:32-ni:1:7-A5-G1-P0-m:a"\n'),
     "subprogram-without-type": '!0 = !DISubprogram(name: "f", spFlags: 0)\n!1 = !DISubprogram(name: "g", type: null, spFlags: 0)\n!n = !{!0, !1}\n',
