@@ -87,3 +87,22 @@ done:
 """
     assert _clean(body, name="s")
     assert not _clean(body.replace("icmp eq ptr %p, %buf", "icmp eq ptr %p, null"), name="s")
+
+
+def test_a_posix_memalign_block_written_with_active_data_is_not_clean_to_read():
+    body = """
+declare i32 @posix_memalign(ptr, i64, i64)
+define void @f(ptr %x, ptr %c) {
+entry:
+  %k = alloca [32 x i8]
+  %slot = alloca ptr
+  %e = call i32 @posix_memalign(ptr %slot, i64 64, i64 64)
+  %b = load ptr, ptr %slot
+  %d = load double, ptr %x
+  store double %d, ptr %b
+  call void @llvm.memcpy.p0.p0.i64(ptr %k, ptr %b, i64 8, i1 false)
+  %r = call double @reads(ptr %k)
+  ret void
+}
+"""
+    assert not _clean(body)

@@ -65,6 +65,8 @@ WHOLE = 1 << 40
 """Size of a write of unknown extent."""
 MAX_DEPTH = 3
 """Calls followed into defined callees."""
+MAX_CONTEXTS = 256
+"""Call sites analysed in all (a budget for large programs)."""
 _MAX_ROUNDS = 50
 _NO_WRITE = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
              "llvm.invariant.", "llvm.launder.invariant.group")
@@ -294,6 +296,10 @@ class InactiveMemory:
             return
         if name.startswith(_NO_WRITE) or name in DEALLOCATORS:
             return
+        if name == "posix_memalign":  # a fresh block, through memory
+            self._write(args[0], WHOLE, frozenset({(self._object(call), 0)}))
+            self._set(call, [])
+            return
         kind = classify(call, lambda _: False) if fn is not None else CallKind.UNKNOWN
         if kind is CallKind.MEMCPY:
             self._write(args[0], WHOLE, self._read(args[1], WHOLE, from_on=True))
@@ -319,6 +325,12 @@ class InactiveMemory:
     def _enter(self, fn: Function, call: CallBase, args: list[frozenset[Place]]) -> None:
         ctx = self._ctx + (call,)
         if ctx not in self.contexts:
+            if len(self.contexts) >= MAX_CONTEXTS:  # a budget: what it does is then unknown
+                for places in args:
+                    for obj, _ in places:
+                        self._escape(obj)
+                self._set(call, frozenset(p for a in args for p in a) | {(ACTIVE, None)})
+                return
             self.contexts[ctx] = fn
             self._changed = True
         for param, places in zip(fn.args, args):
