@@ -59,8 +59,9 @@ from enzc.ad.typeanalysis.offsets import TypeSeeds, gep_offset
 CONST = "const"
 ACTIVE = "active"
 Place = tuple[object, int | None]
-Context = tuple[CallBase, ...]
 """`(local object, byte offset or None: unknown)`, or `(CONST|ACTIVE, None)`."""
+Context = tuple[CallBase, ...]
+"""The calls that led from the function differentiated to the one analysed."""
 WHOLE = 1 << 40
 """Size of a write of unknown extent."""
 MAX_DEPTH = 3
@@ -74,7 +75,7 @@ _NO_WRITE = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.no
 
 class InactiveMemory:
     """Which local memory of `fn` (and of its callees) holds no derivative, given
-    which arguments are active (`has_shadow_or_out[i]`: `enzyme_dup`/`enzyme_out`)."""
+    which arguments are active (`active_args[i]`: not `enzyme_const`)."""
 
     def __init__(self, fn: Function, active_args: Iterable[bool], module: Module | None) -> None:
         self.module = module
