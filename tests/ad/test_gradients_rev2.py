@@ -15,15 +15,7 @@ PROGRAMS = discover("rev2")
 
 # Program name (or "name[config]") -> why it fails today. Strict: remove an entry as
 # soon as its program passes.
-XFAIL: dict[str, str] = {
-    "cxx/unordered_map_string_copy": "a key copied from an lvalue string: the characters' type is not known "
-                                     "(nothing says a string holds no double's bytes), and the node's _M_p "
-                                     "merges its buffer with _M_create's block: located error 'the i64 stored "
-                                     "here ... used as two different types'",
-    "cxx/map_string": "the string key's heap block from libstdc++'s _M_create has no shadow: located error "
-                      "'cannot compute the shadow of call' (making _M_create an allocator needs the characters "
-                      "typed soundly first, see docs/ad.md Known limits)",
-}
+XFAIL: dict[str, str] = {}
 
 
 def test_enough_programs() -> None:

@@ -31,6 +31,7 @@ from enzc.ir.values import Value
 
 from enzc.ad.analysis.allocations import allocator_of, allocator_of_function, local_roots, pointer_sources
 from enzc.ad.analysis.calls import CallKind, RuleLookup, classify, writes_memory
+from enzc.ad.analysis.inactive_memory import InactiveMemory
 from enzc.ad.analysis.indirect_targets import candidates
 from enzc.ad.analysis.globals_shadow import shadow_of_global, shadowed_constants
 from enzc.ad.analysis.memory_facts import underlying_objects
@@ -122,6 +123,8 @@ class Activity:
     useful: set[Value] = field(default_factory=set)
     has_rule: RuleLookup = field(kw_only=True)
     """Which callees the derivative rule table covers (pure math: `CallKind.RULE`)."""
+    inactive_memory: InactiveMemory | None = None
+    """Local memory that provably holds no derivative (`analysis.inactive_memory`)."""
 
     def is_active_value(self, v: Value) -> bool:
         """Carries a derivative: an active float value or a pointer with a shadow."""
@@ -228,6 +231,7 @@ def analyze(fn: Function, args: tuple[ArgActivity, ...], active_return: bool, mo
     """Compute activity of every value of `fn` for the given argument classes; `has_rule`
     tells the calls the derivative rule table covers (`rules.table.has_rule`)."""
     act = Activity(fn, args, active_return, module, has_rule=has_rule)
+    act.inactive_memory = InactiveMemory(fn, [cls is not ArgActivity.CONST for cls in args], module)
     insts = list(fn.instructions())
     for a, cls in zip(fn.args, args):
         if cls.has_shadow:
@@ -357,12 +361,16 @@ def _blas_outputs(call: CallBase) -> tuple[int, ...]:
 def _call_outputs(act: Activity, call: CallBase) -> bool:
     """A call that may write memory and receives varied or shadowed data may store
     it through any pointer argument: all of them get shadows (conservative; the
-    callee's own derivative decides what really moves)."""
+    callee's own derivative decides what really moves). Not local memory that
+    provably holds no derivative, the callee's writes there included (a
+    `std::string` key copied from an `enzyme_const` one): the callee receives it
+    without a shadow."""
     if not writes_memory(call, act.module):
         return False
     changed = False
+    quiet = act.inactive_memory
     for a in call.args:
-        if isinstance(a.type, PointerType):
+        if isinstance(a.type, PointerType) and not (quiet is not None and quiet.no_derivative_behind(a)):
             changed |= _shadow_roots(act, a)
     return changed
 

@@ -20,6 +20,8 @@ from enzc.ir.module import Function
 from enzc.ir.types import PointerType
 from enzc.ir.values import Argument, GlobalValue, Value
 
+from enzc.ad.typeanalysis.strings import M_CREATE
+
 ARENA_ALLOC = "__enzc_arena_alloc"
 """`ptr (ptr arena, i64 bytes)`: a piece of a bump arena (`synth.cache_runtime`)."""
 TAPE_ALLOC = "__enzc_tape_alloc"
@@ -42,6 +44,10 @@ class Allocator:
     align_arg: int | None = None
     """The argument giving the block's alignment (`aligned_alloc`, aligned `new`):
     the shadow gets the same, since vector code may rely on it."""
+    count_ref: int | None = None
+    """The argument pointing to the `size_t` that, plus one, is the byte count once
+    the call returned: `std::string`'s `_M_create(this, &capacity, old)` allocates
+    `capacity + 1` characters (and may raise `capacity`)."""
 
 
 ALLOCATORS: dict[str, Allocator] = {
@@ -60,6 +66,9 @@ ALLOCATORS: dict[str, Allocator] = {
     ADOPT_ALIGNED: Allocator((2,), align_arg=1),
     ARENA_ALLOC: Allocator((1,)),  # dynamic stack memory of the private copy (`dynamic_stack`)
     TAPE_ALLOC: Allocator((0,)),  # tapes and cache blocks of derivatives (higher-order AD sees them)
+    # std::string's character block (libstdc++.so): fresh memory, written only by the
+    # caller (its capacity argument is an integer); `analysis.inactive_memory`
+    M_CREATE: Allocator((), count_ref=1),
 }
 """Allocation functions by name (C and the Itanium C++ `operator new` family)."""
 

@@ -58,10 +58,10 @@ def shadow_allocation(gu: GradientState, orig: CallBase, new: Instruction, name:
         b.position_after(new)
     if alloc.align_arg is not None:
         align = _byte_count(b, [gu.new_value(orig.args[alloc.align_arg])])
-        size = _byte_count(b, _sizes(gu, orig, alloc))
+        size = _byte_count(b, _sizes(gu, orig, alloc, b))
         return b.call(_helper(gu.module, SHADOW_ALLOC_ALIGNED), [align, size], name)
     if alloc.moves_from is None:
-        return b.call(_helper(gu.module, SHADOW_ALLOC), [_byte_count(b, _sizes(gu, orig, alloc))], name)
+        return b.call(_helper(gu.module, SHADOW_ALLOC), [_byte_count(b, _sizes(gu, orig, alloc, b))], name)
     if gu.runtime_activity:
         raise gu.error(orig, "cannot differentiate a reallocation with runtime activity (enzyme_runtime_activity): "
                              "the old block's shadow may be the block itself",
@@ -70,11 +70,15 @@ def shadow_allocation(gu: GradientState, orig: CallBase, new: Instruction, name:
     made = gu.shadows.get(orig)
     if made is not None:
         return made  # `old` is a loop phi whose shadow needed this one first: one shadow block only
-    return b.call(_helper(gu.module, SHADOW_REALLOC), [old, _byte_count(b, _sizes(gu, orig, alloc))], name)
+    return b.call(_helper(gu.module, SHADOW_REALLOC), [old, _byte_count(b, _sizes(gu, orig, alloc, b))], name)
 
 
-def _sizes(gu: GradientState, orig: CallBase, alloc: Allocator) -> list[Value]:
-    return [gu.new_value(orig.args[i]) for i in alloc.size_args]
+def _sizes(gu: GradientState, orig: CallBase, alloc: Allocator, b: IRBuilder) -> list[Value]:
+    sizes = [gu.new_value(orig.args[i]) for i in alloc.size_args]
+    if alloc.count_ref is not None:  # read after the call, which may have raised it
+        count = b.load(I64, gu.new_value(orig.args[alloc.count_ref]), "count")
+        sizes.append(b.add(count, ConstantInt(I64, 1), "count.bytes"))
+    return sizes
 
 
 def _byte_count(b: IRBuilder, parts: list[Value]) -> Value:

@@ -22,7 +22,7 @@ from enzc.ir.values import Argument, Constant, ConstantAggregate, ConstantExpr, 
 from enzc.ir.values import ConstantString, GlobalValue, Value
 
 from enzc.ad.typeanalysis.offsets import TypeSeeds
-from enzc.ad.typeanalysis.strings import StringObjects, clip_pointee
+from enzc.ad.typeanalysis.strings import StringObjects, untyped_pointee
 from enzc.ad.typeanalysis.tbaa import TBAAReader
 from enzc.ad.typeanalysis.typetree import ANYTHING, INTEGER, POINTER, Path, BaseType, TypeTree, float_type
 
@@ -150,8 +150,8 @@ class FunctionState:
             return
         if isinstance(v, Constant) and not isinstance(v, (GlobalVariable, ConstantExpr)):
             return  # a constant is what it is; facts about one use do not transfer
-        if isinstance(v.type, PointerType) and (extent := self.strings.buffer_extent(v)) is not None:
-            tree = clip_pointee(tree, extent)  # a string's own buffer: what lies beyond is another object's
+        if isinstance(v.type, PointerType) and self.strings.buffer_extent(v) is not None:
+            tree = untyped_pointee(tree)  # a string's own buffer: characters or capacity (a union)
         old = self.trees.get(v)
         if old is None:
             old = self._seed(v)

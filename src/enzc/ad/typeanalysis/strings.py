@@ -7,16 +7,19 @@ _M_local_buf[16]; size_t capacity;}}`: `_M_p` points either to the object's own
 from `_M_create` (`operator new`, in libstdc++.so). One pointer variable, the
 `_M_p` slot, thus holds two kinds of object, and flow-insensitive type analysis
 merges them: the heap block's characters reach the local buffer's bytes 16 on,
-which in a map node are the node's `double` (a located error where the key of a
-`std::map`/`std::unordered_map` is copied from an lvalue string).
+which in a map node are the node's `double`.
 
-One fact of the ABI settles the merge: a pointer to the local buffer reaches 16
-bytes at most (libstdc++ moves to the heap beyond 15 characters; going past a
-member array is undefined), so type facts beyond them are about the other objects
-the variable may hold and are dropped from that pointer's tree (`clip_pointee`),
-and a copy into or out of the buffer moves at most those bytes (`buffer_extent`,
-used by `copy_bound`). What the characters are is left to the evidence: nothing
-here assumes them to be integers (a string may carry a double's bytes).
+The ABI settles the merge: the buffer is a union, holding the characters while
+the string is short and the heap block's capacity (an integer) in its first 8
+bytes while it is long. A flow-insensitive fact about those bytes is true only at
+some times (the capacity's integer is no fact about characters that carry a
+double's bytes, which once typed such a double as an integer and dropped its
+derivative), so a pointer to the buffer keeps no facts about what it points to
+(`untyped_pointee`), and a copy into or out of the buffer moves at most its 16
+bytes (`buffer_extent`, used by `copy_bound`: libstdc++ moves to the heap beyond
+15 characters; going past a member array is undefined). Those bytes are typed by
+the other side of a copy, or are unknown: a located error where they may carry a
+derivative (`analysis.inactive_memory` proves where they do not).
 
 String objects are found from the function's own evidence: `this` of a call to a
 (non-static) member of the class, `this` of a function that is one, a `!tbaa`
@@ -183,14 +186,11 @@ def _accessed_pointer(inst: Instruction) -> Value | None:
     return None
 
 
-def clip_pointee(tree: TypeTree, extent: int) -> TypeTree:
-    """A pointer's tree with its pointee cut to `[0, extent)`: entries for every
-    offset (`-1`) spelled out element by element, those at or after `extent` gone."""
-    pointee = {p: t for p, t in tree.items() if len(p) > 1 and p[0] in (-1, 0)}
-    if not pointee:
-        return tree
-    memory = TypeTree({p[1:]: t for p, t in pointee.items()})
-    if all(p[0] != -1 and p[0] < extent for p in memory):
-        return tree
-    rest = TypeTree({p: t for p, t in tree.items() if p not in pointee})
-    return rest.join(TypeTree.pointer_to(memory.expand(extent)))
+def untyped_pointee(tree: TypeTree) -> TypeTree:
+    """A pointer's tree without facts about what it points to: the bytes of a
+    string's own buffer are its characters while the string is short, and the
+    first 8 of them its heap block's capacity while it is long (a union); a
+    flow-insensitive fact about them (the capacity's integer) says nothing of what
+    the characters hold at another time (a double's bytes)."""
+    kept = TypeTree({p: t for p, t in tree.items() if not (len(p) > 1 and p[0] in (-1, 0))})
+    return tree if len(kept) == len(tree) else kept
