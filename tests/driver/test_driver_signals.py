@@ -165,3 +165,33 @@ def test_sigterm_stops_the_linker_clang_started(tmp_path: Path,
     assert process.returncode == 128 + signal.SIGTERM, (tmp_path / "stderr").read_text()
     assert _orphans_after_exit(temp) == [] and os.listdir(temp) == []
     assert not (tmp_path / "prog").exists()
+
+
+def test_a_signal_while_the_temporary_directory_is_made_leaves_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A SIGTERM that came while enzcc made its temporary directory (or while
+    tempfile's first use probed `$TMPDIR` with a file of its own) left it behind
+    (trial 40 of the test above, once). The directory is now made with the signals
+    blocked: the signal is raised after, and the directory is removed."""
+    import gc
+    import tempfile
+
+    from enzc.frontend.build import _private_temp_dir
+    from enzc.frontend.interrupts import InterruptGuard, Interrupted
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # the next use probes $TMPDIR again
+    real_mkdtemp = tempfile.mkdtemp
+
+    def mkdtemp_then_signal(*args: object, **kwargs: object) -> str:
+        path = real_mkdtemp(*args, **kwargs)  # type: ignore[arg-type]
+        os.kill(os.getpid(), signal.SIGTERM)
+        return path
+
+    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp_then_signal)
+    with pytest.raises(Interrupted):
+        with InterruptGuard():
+            with _private_temp_dir():
+                pass
+    gc.collect()
+    assert os.listdir(tmp_path) == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -13,12 +14,26 @@ import tempfile
 from enzc import __version__
 from enzc.errors import EnzcError
 from enzc.frontend.args import Invocation, Phase, parse_args
-from enzc.frontend.interrupts import InterruptGuard
+from enzc.frontend.interrupts import SIGNALS, InterruptGuard
 from enzc.frontend.runner import Runner
 from enzc.frontend.session import Session
 from enzc.frontend.spool import spool_inputs
 from enzc.frontend.timing import StageTimes
 from enzc.frontend.toolchain import CLANG, CLANGXX, cmake_toolchain_file, runtime_include_dir
+
+
+def _private_temp_dir() -> tempfile.TemporaryDirectory[str]:
+    """The build's temporary directory, made with SIGINT/SIGTERM/SIGHUP blocked: a
+    signal can then fall neither between creating it and owning it nor inside
+    tempfile's first use, which probes `$TMPDIR` by creating and removing a file (a
+    SIGTERM there left that file behind, once in some thousand builds). A signal
+    that came meanwhile is raised as the mask is restored; the object already owns
+    the directory and removes it. No other thread runs yet."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        return tempfile.TemporaryDirectory(prefix="enzcc-")
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def run_command(argv: list[str], cxx: bool, interrupts: InterruptGuard) -> int:
@@ -30,7 +45,7 @@ def run_command(argv: list[str], cxx: bool, interrupts: InterruptGuard) -> int:
     if inv.delegate:
         return _delegate(inv)
     _check_inputs(inv)
-    with tempfile.TemporaryDirectory(prefix="enzcc-") as tmp:
+    with _private_temp_dir() as tmp:
         runner = Runner(inv.verbose, tmp)
         session = Session(spool_inputs(inv, tmp), tmp, runner, StageTimes(), interrupts)
         try:
