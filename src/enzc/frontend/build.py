@@ -27,13 +27,20 @@ def _private_temp_dir() -> tempfile.TemporaryDirectory[str]:
     signal can then fall neither between creating it and owning it nor inside
     tempfile's first use, which probes `$TMPDIR` by creating and removing a file (a
     SIGTERM there left that file behind, once in some thousand builds). A signal
-    that came meanwhile is raised as the mask is restored; the object already owns
-    the directory and removes it. No other thread runs yet."""
+    that came meanwhile is raised as the mask is restored, and the directory is
+    removed then. No other thread runs yet."""
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
     try:
-        return tempfile.TemporaryDirectory(prefix="enzcc-")
-    finally:
+        tmp = tempfile.TemporaryDirectory(prefix="enzcc-")
+    except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        raise
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        return tmp
+    except BaseException:  # the signal, raised as the mask is restored
+        tmp.cleanup()
+        raise
 
 
 def run_command(argv: list[str], cxx: bool, interrupts: InterruptGuard) -> int:
