@@ -401,6 +401,12 @@ INVALID = {
     "dereferenceable-or-null-zero": "declare void @g(ptr dereferenceable_or_null(00))\n",
     "syncscope-two-strings": 'define void @f() {\n  fence syncscope("singlethread" "singlethread") acquire\n  ret void\n}\n',  # ll:5608885
     "datalayout-endianness-with-suffix": 'target datalayout = "e8-m:e"\n',  # ll:5700764
+    "linkage-after-return-attribute": "declare noalias internal ptr @m(i64 noundef)\n",  # ll:7606625
+    "linkage-after-calling-convention": "define fastcc internal void @f() {\n  ret void\n}\n",
+    "calling-convention-after-return-attribute": "define noundef fastcc i32 @f() {\n  ret i32 0\n}\n",
+    "internal-declaration": "declare internal void @f()\n",
+    "weak-declaration": "declare weak void @f()\n",
+    "common-function": "declare common void @f()\n",
     "shl-constant-expression": ("declare i32 @g(i32)\ndefine i32 @f(i32 %a) {\n"
                                 "  %r = call i32 @g(i32 shl (i32 %a, i32 1))\n  ret i32 %r\n}\n"),  # ll:7205042
     "zext-constant-expression": "@g = global i32 0\n@x = global i64 zext (i32 ptrtoint (ptr @g to i32) to i64)\n",

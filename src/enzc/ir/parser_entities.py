@@ -155,8 +155,12 @@ class EntityCallbacks(ValueCallbacks):
         linkage, ret_attrs = [], []
         for w in self._attrs(c[:i]):
             if w in LINKAGE_WORDS or w.startswith("thread_local("):
+                if fn.cconv is not None or ret_attrs:  # LLVM: linkage, ..., cconv, return attributes
+                    raise BuildError(c[0].pos, f"expected type, not '{w}'")  # ll:7606625: `declare noalias internal ptr`
                 linkage.append(w)
             elif fn.cconv is None and is_cconv(w):
+                if ret_attrs:
+                    raise BuildError(c[0].pos, f"expected type, not '{w}'")
                 fn.cconv = w
             else:
                 ret_attrs.append(w)

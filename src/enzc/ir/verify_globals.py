@@ -70,6 +70,10 @@ def module_problems(module: Module) -> list[str]:
         problems += prefix_problems(where, fn.linkage.words, "function")
         problems += _intrinsic_only_type_problems(where, fn)
         problems += _allocsize_problems(where, fn.fn_attrs, fn.function_type, module)
+        if fn.linkage.linkage in ("common", "appending"):
+            problems.append(f"{where}: invalid function linkage type")
+        elif fn.is_declaration and fn.linkage.linkage not in ("external", "extern_weak"):
+            problems.append(f"{where}: invalid linkage for function declaration")  # ll:7606625
         if fn.is_declaration and any(w.startswith("personality") for w in fn.header_suffix):
             problems.append(f"{where}: a declaration cannot have a personality")
         problems += _alignment_problems(where, " ".join(fn.header_suffix))
