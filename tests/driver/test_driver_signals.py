@@ -167,33 +167,31 @@ def test_sigterm_stops_the_linker_clang_started(tmp_path: Path,
     assert not (tmp_path / "prog").exists()
 
 
-def test_a_signal_while_the_temporary_directory_is_made_leaves_nothing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_signal_while_the_temporary_directory_is_made_leaves_nothing(tmp_path: Path) -> None:
     """A SIGTERM that came while enzcc made its temporary directory (or while
     tempfile's first use probed `$TMPDIR` with a file of its own) left it behind
     (trial 40 of the test above, once). The directory is now made with the signals
-    blocked: the signal is raised after, and the directory is removed."""
-    import tempfile
-
-    from enzc.frontend.build import _private_temp_dir
-    from enzc.frontend.interrupts import InterruptGuard, Interrupted
-
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
-    monkeypatch.setattr(tempfile, "tempdir", None)  # the next use probes $TMPDIR again
-    real_mkdtemp = tempfile.mkdtemp
-
-    def mkdtemp_then_signal(*args: object, **kwargs: object) -> str:
-        path = real_mkdtemp(*args, **kwargs)  # type: ignore[arg-type]
-        os.kill(os.getpid(), signal.SIGTERM)
-        return path
-
-    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp_then_signal)
-    interrupted = False
-    try:
-        with InterruptGuard():
-            with _private_temp_dir():
-                pass
-    except Interrupted:
-        interrupted = True
-        assert os.listdir(tmp_path) == []  # removed before the signal leaves enzcc's code
-    assert interrupted
+    blocked: the signal is raised after, and the directory is removed. Run in a
+    fresh interpreter, away from pytest's own signal handling."""
+    script = """
+import os, signal, sys, tempfile
+from enzc.frontend.build import _private_temp_dir
+from enzc.frontend.interrupts import InterruptGuard, Interrupted
+real_mkdtemp = tempfile.mkdtemp
+def mkdtemp_then_signal(*args, **kwargs):
+    path = real_mkdtemp(*args, **kwargs)
+    os.kill(os.getpid(), signal.SIGTERM)
+    return path
+tempfile.mkdtemp = mkdtemp_then_signal
+try:
+    with InterruptGuard():
+        with _private_temp_dir():
+            pass
+except Interrupted:
+    sys.exit(0 if os.listdir(sys.argv[1]) == [] else 3)
+sys.exit(4)
+"""
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, (done.returncode, done.stderr, os.listdir(tmp_path))
