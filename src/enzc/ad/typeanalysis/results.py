@@ -331,11 +331,10 @@ def _without_data(segments: list[Segment], no_data: Callable[[int, int], bool]) 
 def join_segments(a: list[Segment], b: list[Segment]) -> list[Segment]:
     """The segments of two views of the same bytes, joined piece by piece.
 
-    Joining two big type trees first can lose them whole (a tree keeps at most
-    `MAX_ENTRIES` entries, and an object of more than 128 integer bytes has one
-    entry per byte: Eigen copies 152-byte `Block` objects). A float segment that
-    one side's floats do not tile (a double at offset 4 against one at 0)
-    becomes Conflict."""
+    Joining two big type trees first can lose their deepest facts (a tree keeps
+    at most `MAX_ENTRIES` entries, and an object's integer bytes take one entry
+    each: Eigen copies whole evaluators). A float segment that one side's floats
+    do not tile (a double at offset 4 against one at 0) becomes Conflict."""
     cuts = sorted({0} | {s.offset for s in a + b} | {s.offset + s.size for s in a + b})
     out: list[Segment] = []
     for lo, hi in zip(cuts, cuts[1:]):

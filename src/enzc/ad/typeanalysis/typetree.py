@@ -54,8 +54,12 @@ MAX_DEPTH = 6
 """Longest path kept: pointer-to-pointer chains deeper than this lose their tail."""
 MAX_OFFSET = 4096
 """Offsets at or beyond this are dropped (keeps loops that walk memory finite)."""
-MAX_ENTRIES = 128
-"""Most entries a tree keeps; beyond, its deepest level goes (see `_shed_deepest`)."""
+MAX_ENTRIES = 512
+"""Most entries a tree keeps; beyond, its deepest level goes (see `_shed_deepest`).
+Integer bytes take an entry each, so this is about the largest object whose
+header still leaves room for what its pointers point to (an Eigen tensor
+evaluator: ~300 integer bytes and a kernel pointer whose floats show only where
+another function indexes them; 128 shed those and its kernel copy had no type)."""
 POINTER_SIZE = 8
 """Bytes of a pointer (x86-64, address space 0: the only target enzc supports)."""
 
