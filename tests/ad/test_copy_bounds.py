@@ -113,17 +113,21 @@ def test_doubles_on_different_grids_conflict():
 
 
 def test_segments_of_two_big_trees_survive_where_their_join_does_not():
-    # 100 integer bytes on one side, 100 others on the other (one entry per byte):
-    # their join has more entries than a tree keeps and loses its whole first level
+    # Three quarters of a tree's entries as integer bytes on each side (one entry
+    # per byte): their join has more entries than a tree keeps and loses its whole
+    # first level, while each side alone fits.
     from enzc.ad.typeanalysis.results import memory_segments
-    from enzc.ad.typeanalysis.typetree import TypeTree
+    from enzc.ad.typeanalysis.typetree import MAX_ENTRIES, TypeTree
 
-    d = TypeTree({(o,): INTEGER for o in range(100)} | {(104,): POINTER})
-    s = TypeTree({(o,): INTEGER for o in range(104, 200)} | {(0,): POINTER})
-    assert all(seg.type == UNKNOWN for seg in memory_segments(d.join(s), 0, 200))
-    joined = join_segments(memory_segments(d, 0, 200), memory_segments(s, 0, 200))
-    assert joined == [Segment(0, 8, POINTER), Segment(8, 92, INTEGER), Segment(100, 4, UNKNOWN),
-                      Segment(104, 8, POINTER), Segment(112, 88, INTEGER)]
+    ints = 8 * (MAX_ENTRIES * 3 // 32) + 4  # 100 bytes when a tree kept 128 entries
+    ptr = ints + 4
+    end = 2 * ptr - 8
+    d = TypeTree({(o,): INTEGER for o in range(ints)} | {(ptr,): POINTER})
+    s = TypeTree({(o,): INTEGER for o in range(ptr, end)} | {(0,): POINTER})
+    assert all(seg.type == UNKNOWN for seg in memory_segments(d.join(s), 0, end))
+    joined = join_segments(memory_segments(d, 0, end), memory_segments(s, 0, end))
+    assert joined == [Segment(0, 8, POINTER), Segment(8, ints - 8, INTEGER), Segment(ints, 4, UNKNOWN),
+                      Segment(ptr, 8, POINTER), Segment(ptr + 8, end - ptr - 8, INTEGER)]
 
 
 def test_a_lone_byte_of_a_declared_struct_is_an_integer_a_byte_array_says_nothing():
