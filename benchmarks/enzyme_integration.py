@@ -10,7 +10,8 @@ given, with clang + ClangEnzyme, runs both and prints one row per test:
     test                          enzyme      enzcc      enzcc's message
 
 `pass` = built, exited 0 (and FileCheck accepted the output where the RUN line
-uses it), or, for a `-Xclang -verify` test, refused with an error; `error` = the compiler refused it (enzcc's first `error:` line is shown:
+uses it), or, for a `-Xclang -verify` test, refused with an error at the line of
+one of its `expected-error` comments (a test that expects only remarks is skipped); `error` = the compiler refused it (enzcc's first `error:` line is shown:
 a located error is the accepted way for enzcc to decline); `wrong` = built but the
 program failed its own checks, crashed or timed out. Enzyme's sources are not part
 of this repository: fetch them (docs/benchmarks.md) and pass their root.
@@ -56,14 +57,45 @@ class Recipe:
     cxx: bool
     flags: tuple[str, ...]
     filecheck: bool
-    expects_error: bool = False
-    """A `-Xclang -verify` test: it passes when the compiler refuses the program."""
+    verify: bool = False
+    """A `-Xclang -verify` test: judged by its `expected-error` comments (`refused`)."""
+    expected_errors: tuple[ExpectedError, ...] = ()
+
+
+@dataclass(frozen=True)
+class ExpectedError:
+    """One `expected-error` of a `-verify` test: at `line` of the test itself, or
+    (`expected-error@FILE:N`) in a header, where only clang's own text can match."""
+
+    line: int | None
+    text: str
+
+
+def expected_errors(source: Path) -> tuple[ExpectedError, ...]:
+    """The `expected-error {{...}}` comments of `source`."""
+    found = []
+    for number, line in enumerate(source.read_text(errors="replace").splitlines(), start=1):
+        for elsewhere, text in re.findall(r"expected-error(@\S+)?\s*\{\{(.*?)\}\}", line):
+            found.append(ExpectedError(None if elsewhere else number, text))
+    return tuple(found)
+
+
+def refused(source: Path, stderr: str, expected: tuple[ExpectedError, ...]) -> bool:
+    """Whether a compiler's errors are those a `-verify` test expects: one at the
+    line of an `expected-error` of the test (messages differ between Enzyme and
+    enzcc), or, for one placed in a header, clang's own message."""
+    for want in expected:
+        if want.line is not None and re.search(rf"{re.escape(source.name)}:{want.line}:\d+: (fatal )?error:", stderr):
+            return True
+        if want.line is None and want.text and want.text in stderr:
+            return True
+    return False
 
 
 @dataclass(frozen=True)
 class Outcome:
     verdict: str
-    """pass, error, wrong, or skip (no RUN line at this level)."""
+    """pass, error, wrong, or skip (no RUN line at this level, or a test of remarks)."""
     message: str = ""
 
 
@@ -88,16 +120,19 @@ def recipe(source: Path, opt: str) -> Recipe | None:
                 skip_next = True
             elif w not in _DROPPED and not w.startswith("%"):
                 flags.append(w)
-        expects_error = "-verify" in flags
-        if expects_error:
+        verify = "-verify" in flags
+        if verify:
             del flags[flags.index("-verify") - 1: flags.index("-verify") + 1]  # `-Xclang -verify`
         return Recipe(cxx=found.group(1) is not None or source.suffix in (".cpp", ".cc"), flags=tuple(flags),
-                      filecheck="FileCheck" in command, expects_error=expects_error)
+                      filecheck="FileCheck" in command, verify=verify,
+                      expected_errors=expected_errors(source) if verify else ())
     return None
 
 
 def build_and_run(compiler: list[str], source: Path, how: Recipe, work: Path, name: str) -> Outcome:
     """Compile `source` to an executable with `compiler` and run it."""
+    if how.verify and not how.expected_errors:
+        return Outcome("skip", "checks compiler remarks (-Xclang -verify without expected errors)")
     exe = work / name
     includes = [f"-I{source.parent}", f"-I{source.parent.parent}", "-I/usr/include/eigen3"]
     cmd = [*compiler, *how.flags, *includes, *_mpi_flags(source), str(source), "-o", str(exe), "-lm"]
@@ -107,9 +142,11 @@ def build_and_run(compiler: list[str], source: Path, how: Recipe, work: Path, na
         built = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
     except subprocess.TimeoutExpired:
         return Outcome("error", "compile timeout")
-    if how.expects_error:
-        return (Outcome("pass", _first_error(built.stderr)) if built.returncode != 0
-                else Outcome("wrong", "built a program the test expects to be refused"))
+    if how.verify:
+        if built.returncode == 0:
+            return Outcome("wrong", "built a program the test expects to be refused")
+        verdict = "pass" if refused(source, built.stderr, how.expected_errors) else "wrong"
+        return Outcome(verdict, _first_error(built.stderr))
     if built.returncode != 0:
         return Outcome("error", _first_error(built.stderr))
     try:
