@@ -11,8 +11,9 @@ given, with clang + ClangEnzyme, runs both and prints one row per test:
 
 `pass` = built, exited 0 (and FileCheck accepted the output where the RUN line
 uses it), or, for a `-Xclang -verify` test, refused with an error at the line of
-one of its `expected-error` comments (a test that expects only remarks is skipped); `error` = the compiler refused it (enzcc's first `error:` line is shown:
-a located error is the accepted way for enzcc to decline); `wrong` = built but the
+one of its `expected-error` comments (a test that expects only remarks is skipped);
+`error` = the compiler refused it (enzcc's first `error:` line is shown: a located
+error is the accepted way for enzcc to decline); `wrong` = built but the
 program failed its own checks, crashed or timed out. Enzyme's sources are not part
 of this repository: fetch them (docs/benchmarks.md) and pass their root.
 
