@@ -621,3 +621,34 @@ entry:
     assert str(res.copy_layout(declared)) == "[0,8):Pointer, [8,32):Integer"
     with pytest.raises(UnknownTypeError):
         res.copy_layout(literal)
+
+
+# -- known imprecision ---------------------------------------------------------------------
+
+
+_ARRAY_FIELD_IR = """
+define double @f(ptr %s, i64 %i) {
+entry:
+  %p = load ptr, ptr %s, align 8
+  %x = load double, ptr %p, align 8
+  %a = getelementptr inbounds nuw i8, ptr %s, i64 8
+  %e = getelementptr inbounds nuw i64, ptr %a, i64 %i
+  %v = load i64, ptr %e, align 8
+  %w = sitofp i64 %v to double
+  %r = fmul double %x, %w
+  ret double %r
+}
+"""
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "a variable index relates a GEP to its base modulo the stride over the whole object "
+    "(instruction_rules.link_offset, TypeTree.periodic): the pointer at offset 0 folds into the i64 array "
+    "at 8 and back, so every slot of *s reads as a pointer to doubles and the array's integers "
+    "are lost (found in Eigen's TensorEvaluator; conflicts it causes are located errors)"))
+def test_an_array_field_indexed_by_a_variable_keeps_its_neighbours_apart():
+    # struct { double *x; long dims[]; }: s->x[0] * s->dims[i]
+    res, f = analyze(module_from_ir(_ARRAY_FIELD_IR), "f")
+    assert res.tree_of(f.args[0]).at((-1, 0, 0)) == DOUBLE
+    assert res.tree_of(value(f, "e")).at((-1, 0)) == INTEGER
+    assert res.tree_of(f.args[0]).at((-1, 16)) != POINTER
