@@ -641,11 +641,6 @@ entry:
 """
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a variable index relates a GEP to its base modulo the stride over the whole object "
-    "(instruction_rules.link_offset, TypeTree.periodic): the pointer at offset 0 folds into the i64 array "
-    "at 8 and back, so every slot of *s reads as a pointer to doubles and the array's integers "
-    "are lost (found in Eigen's TensorEvaluator; conflicts it causes are located errors)"))
 def test_an_array_field_indexed_by_a_variable_keeps_its_neighbours_apart():
     # struct { double *x; long dims[]; }: s->x[0] * s->dims[i]
     res, f = analyze(module_from_ir(_ARRAY_FIELD_IR), "f")

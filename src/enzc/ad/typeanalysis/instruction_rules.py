@@ -18,6 +18,7 @@ from enzc.ir.instructions import Ret, Select, ShuffleVector, Store, Switch
 from enzc.ir.types import FloatType, IntType, PointerType, VectorType
 from enzc.ir.values import Constant, ConstantInt, ConstantSplat, Value
 
+from enzc.ad.typeanalysis.array_regions import elements_reached
 from enzc.ad.typeanalysis.call_rules import apply_call
 from enzc.ad.typeanalysis.offsets import gep_choices, gep_offset, multiple_of, strip_constant_offsets
 from enzc.ad.typeanalysis.state import FunctionState, lanes, to_memory
@@ -163,7 +164,7 @@ def _gep(s: FunctionState, inst: GetElementPtr) -> None:
     if off is None:
         return
     const, period = off
-    link_offset(s, inst.ptr, inst, const, period, inst)
+    _link_index(s, inst, inst.ptr, const, period)
     # Also relate to the start of a GEP chain: `a + 8*n - 8` reads a[n-1], which a
     # step-by-step view loses (the intermediate `a + 8*n` has it at offset -8).
     base: Value = inst.ptr
@@ -176,7 +177,33 @@ def _gep(s: FunctionState, inst: GetElementPtr) -> None:
         const, period = const + inner[0], gcd(period, inner[1])
         base = base.ptr
     if base is not inst.ptr:
-        link_offset(s, base, inst, const, period, inst)
+        _link_index(s, inst, base, const, period)
+
+
+def _link_index(s: FunctionState, gep: GetElementPtr, base: Value, const: int, period: int) -> None:
+    """`gep = base + const + k*period`: relate the elements the index may reach
+    (`array_regions`); a constant GEP moves by `const`."""
+    if period == 0:
+        link_offset(s, base, gep, const, 0, gep)
+        return
+    key = (gep, base)
+    if key not in s.elements_reached:
+        s.elements_reached[key] = elements_reached(gep, base, const, period, s.seeds, s.memo, s.analysis.tbaa)
+    count = s.elements_reached[key]
+    if count is None:
+        link_offset(s, base, gep, const, period, gep)
+    else:
+        link_elements(s, base, gep, const, period, count, gep)
+
+
+def link_elements(s: FunctionState, base: Value, derived: Value, const: int, period: int, count: int,
+                  user: Instruction) -> None:
+    """`derived = base + const + k*period` for k < `count`: `derived` points at any
+    of those elements and each holds what `derived` points to; what `base` holds
+    before or after them is not in them."""
+    s.update_memory(derived, s.memory(base, user).window(const, count * period).periodic(0, period))
+    element = s.memory(derived).periodic(0, period).expand(period)
+    s.update_memory(base, element.tile(const, period, count))
 
 
 def link_offset(s: FunctionState, base: Value, derived: Value, const: int, period: int,

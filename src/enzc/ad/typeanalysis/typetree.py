@@ -549,6 +549,22 @@ class TypeTree:
         """The value tree of `size` bytes read at `offset` of this memory tree."""
         return self.window(offset, size).canonicalize(size)
 
+    def tile(self, start: int, period: int, count: int) -> TypeTree:
+        """Memory holding `count` copies of this element tree (no `-1` first
+        offsets: see `expand`), the first at `start`, one every `period` bytes;
+        fewer when the copies would not fit in `MAX_ENTRIES`."""
+        return self._memoized(("tile", start, period, count), lambda: self._compute_tile(start, period, count))
+
+    def _compute_tile(self, start: int, period: int, count: int) -> TypeTree:
+        count = max(1, min(count, MAX_ENTRIES // max(1, len(self._map)), (MAX_OFFSET - start) // period + 1))
+        out: dict[Path, BaseType] = {}
+        for k in range(count):
+            base = start + k * period
+            for p, t in self._map.items():
+                if p[0] != -1 and 0 <= base + p[0] < MAX_OFFSET:
+                    out[(base + p[0], *p[1:])] = t
+        return TypeTree._internal(out)
+
     def periodic(self, offset: int, period: int) -> TypeTree:
         """Memory seen from `offset` bytes on, assuming it repeats every `period`
         bytes (an array indexed by a variable): entries fold modulo `period`; a

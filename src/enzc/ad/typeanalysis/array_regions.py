@@ -1,0 +1,169 @@
+"""Which bytes a GEP's variable index may walk: the extent of the indexed array.
+
+`q = p + c + k*period` for an unknown `k`. Relating `q`'s pointee to all of
+`p`'s modulo `period` treats the whole object as one array: in `struct { int n;
+double v[4]; double *w; }` indexed as `s->v[i]`, `n` and `w` would fold into
+the elements of `v` (a conflict, or a made-up fact). A C array index stays
+inside its array, so when the array's extent is known only its elements are
+related, and when it is not, only the element at `k = 0` (what Enzyme relates)
+— unless the index walks the object from its start, where the object may well
+be the array (`double *x` indexed as `x[i]`).
+
+The extent comes from a declared type: an array level of the GEP's own source
+type (`getelementptr [4 x double], ptr %v, i64 0, i64 %i`, what -O0 emits), or
+the declared type of the local or global the pointer is a constant offset into
+(`%struct.S = { i32, [4 x double], ptr }` for an `alloca %struct.S`, what -O2
+keeps).
+"""
+
+from __future__ import annotations
+
+from enzc.ir.datalayout import DataLayoutError
+from enzc.ir.instructions import Alloca, GetElementPtr, Load, Store
+from enzc.ir.module import GlobalVariable
+from enzc.ir.types import ArrayType, NamedStructType, StructType, Type
+from enzc.ir.values import ConstantInt, Value
+
+from enzc.ad.typeanalysis.offsets import TypeSeeds, gep_offset, is_union, strip_constant_offsets
+from enzc.ad.typeanalysis.tbaa import TBAAReader
+
+_MAX_VISITS = 256
+"""Pointers visited when looking for access tags around an indexed object."""
+
+
+def elements_reached(gep: GetElementPtr, base: Value, const: int, period: int, seeds: TypeSeeds,
+                     memo: dict[Value, int], tbaa: TBAAReader) -> int | None:
+    """How many elements `gep = base + const + k*period` may point at (k = 0, 1,
+    ...), or None when it walks the object from its start (`x[i]`, `a[n - 1]`),
+    which may be one array: then every element from `base` on counts."""
+    root, offset = strip_constant_offsets(base, seeds, memo)
+    start = offset + const
+    ends = []
+    own = _own_array_end(gep, seeds)
+    if own is not None:
+        own_root, own_offset = strip_constant_offsets(gep.ptr, seeds, memo)
+        if own_root is root:
+            ends.append(own_offset + own)
+    declared = _declared_type(root)
+    size = seeds.alloc_size(declared) if declared is not None else None
+    if declared is not None and start >= 0:
+        region = array_region(declared, start, period, seeds)
+        if region is not None:
+            ends.append(region[1])
+    member = _tagged_member_end(root, start, seeds, tbaa)
+    if member is not None:
+        ends.append(member)
+    if start <= 0 and (not ends or (size is not None and min(ends) >= size)):
+        return None
+    if not ends:
+        return 1
+    return max(1, -(-(min(ends) - start) // period))
+
+
+def _tagged_member_end(root: Value, start: int, seeds: TypeSeeds, tbaa: TBAAReader) -> int | None:
+    """Where the struct member holding byte `start` of `root`'s object ends, by the
+    access tags of loads and stores at constant offsets from `root` in its function
+    (`load i32, (root + 40), !tbaa {S, int, 40}`: an `S` starts at `root`, and its
+    next member after the one at `start` bounds it; clang tags a member array as
+    `omnipotent char`, its elements by their scalar type alone)."""
+    ends = []
+    work, seen = [(root, 0)], set()
+    while work and len(seen) < _MAX_VISITS:
+        v, d = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        for use in list(v.uses):
+            user = use.user
+            if isinstance(user, GetElementPtr) and user.ptr is v:
+                off = gep_offset(user, seeds, {})
+                if off is not None and off[1] == 0:
+                    work.append((user, d + off[0]))
+            elif isinstance(user, (Load, Store)) and user.ptr is v and "tbaa" in user.metadata:
+                base = tbaa.access_base(user.metadata["tbaa"])
+                node = tbaa.type_node(base[0]) if base is not None else None
+                if node is None or base is None:
+                    continue
+                at = start - (d - base[1])  # `start` inside the tagged object
+                offsets = sorted({o for _, o, _ in node.members if o is not None})
+                holding = [o for o in offsets if o <= at]
+                after = [o for o in offsets if o > at]
+                if holding and after and at >= 0:
+                    ends.append(start + after[0] - at)
+    return min(ends) if ends else None
+
+
+def _declared_type(root: Value) -> Type | None:
+    """The C type of the object `root` starts: a local's or a global's."""
+    if isinstance(root, Alloca) and root.count is None:
+        return root.allocated_type
+    if isinstance(root, GlobalVariable):
+        return root.value_type
+    return None
+
+
+def _own_array_end(gep: GetElementPtr, seeds: TypeSeeds) -> int | None:
+    """Where the array the GEP's one variable index (past the first) walks ends,
+    in bytes from the GEP's pointer operand; None when the first index is
+    variable, no array level bounds it, or two indices vary (`ps[i].pos[d]`:
+    the outer array holds the records' other fields too)."""
+    if sum(not isinstance(idx, ConstantInt) for idx in gep.indices) != 1:
+        return None
+    t: Type = gep.source_type
+    before = 0
+    for n, idx in enumerate(gep.indices):
+        if n == 0:
+            if not isinstance(idx, ConstantInt):
+                return None
+            size = seeds.alloc_size(t)
+            if size is None:
+                return None
+            before += idx.value * size
+            continue
+        match t:
+            case StructType() | NamedStructType() if isinstance(idx, ConstantInt):
+                try:
+                    before += seeds.layout.element_offset(t, idx.value)
+                except (DataLayoutError, IndexError):
+                    return None
+                t = t.elements[idx.value]  # type: ignore[index]
+            case ArrayType(count=count, element=e):
+                stride = seeds.alloc_size(e)
+                if stride is None:
+                    return None
+                if not isinstance(idx, ConstantInt):
+                    return before + count * stride
+                before += idx.value * stride
+                t = e
+            case _:
+                return None
+    return None
+
+
+def array_region(t: Type, offset: int, period: int, seeds: TypeSeeds) -> tuple[int, int] | None:
+    """`[lo, hi)`: the bytes of the array of declared type `t` that holds byte
+    `offset` and that an index stepping by `period` bytes walks — an array whose
+    element `period` is a multiple of, widened over arrays of arrays (one block of
+    one element type), not over the structs around it."""
+    match t:
+        case StructType() | NamedStructType() if t.elements is not None and not is_union(t):
+            try:
+                offsets = seeds.layout.struct_layout(t).offsets
+            except DataLayoutError:
+                return None
+            for off, e in zip(offsets, t.elements):
+                size = seeds.alloc_size(e)
+                if size is not None and off <= offset < off + size:
+                    inner = array_region(e, offset - off, period, seeds)
+                    return (inner[0] + off, inner[1] + off) if inner is not None else None
+            return None
+        case ArrayType(count=count, element=e):
+            stride = seeds.alloc_size(e)
+            if not stride:
+                return None
+            at = offset - offset % stride
+            inner = array_region(e, offset % stride, period, seeds)
+            if period % stride == 0 or (inner is not None and inner == (0, stride) and isinstance(e, ArrayType)):
+                return 0, count * stride
+            return (inner[0] + at, inner[1] + at) if inner is not None else None
+    return None
