@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from collections.abc import Callable
 
-from . import blocks_calls, blocks_control, blocks_memory
+from . import blocks_calls, blocks_control, blocks_memory, blocks_records
 from .context import INPUT_BOUND, Arr, FunctionContext, Signature, Val
 from .expressions import expression, squash
 from .features import select
@@ -37,6 +37,7 @@ BLOCKS: dict[str, Callable[[FunctionContext], None]] = {
     "fnptr": blocks_calls.fnptr,
     "struct": blocks_calls.struct_block,
     "float": blocks_calls.float_block,
+    "record": blocks_records.record_block,
 }
 """Feature -> block writer. `libm` and `kinks` have no block: they shape expressions."""
 

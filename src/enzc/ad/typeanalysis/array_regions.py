@@ -35,7 +35,8 @@ def elements_reached(gep: GetElementPtr, base: Value, const: int, period: int, s
                      memo: dict[Value, int], tbaa: TBAAReader) -> int | None:
     """How many elements `gep = base + const + k*period` may point at (k = 0, 1,
     ...), or None when it walks the object from its start (`x[i]`, `a[n - 1]`),
-    which may be one array: then every element from `base` on counts."""
+    which may be one array: then every element from `base` on counts. A pointer
+    a variable offset into an object is not its start."""
     root, offset = strip_constant_offsets(base, seeds, memo)
     start = offset + const
     ends = []
@@ -53,7 +54,8 @@ def elements_reached(gep: GetElementPtr, base: Value, const: int, period: int, s
     member = _tagged_member_end(root, start, seeds, tbaa)
     if member is not None:
         ends.append(member)
-    if start <= 0 and (not ends or (size is not None and min(ends) >= size)):
+    inside = isinstance(root, GetElementPtr)  # past a variable offset (`&rec[k].m[c ? 1 : 0]`): not a start
+    if start <= 0 and not inside and (not ends or (size is not None and min(ends) >= size)):
         return None
     if not ends:
         return 1

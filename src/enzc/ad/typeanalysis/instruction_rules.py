@@ -169,8 +169,8 @@ def _gep(s: FunctionState, inst: GetElementPtr) -> None:
     # step-by-step view loses (the intermediate `a + 8*n` has it at offset -8).
     base: Value = inst.ptr
     for _ in range(8):
-        if not isinstance(base, GetElementPtr):
-            break
+        if not isinstance(base, GetElementPtr) or len(gep_choices(base, s.seeds) or ()) > 1:
+            break  # a choice of offsets relates on its own (`_link_choices`), its period does not start at 0
         inner = gep_offset(base, s.seeds, s.memo)
         if inner is None:
             break
@@ -232,7 +232,7 @@ def _link_choices(s: FunctionState, inst: GetElementPtr, choices: list[int]) -> 
     for c in choices:
         s.update_memory(inst, bm.shift(-c))
     gap = min(b - a for a, b in zip(choices, choices[1:]))
-    field = s.memory(inst).window(0, gap)
+    field = s.memory(inst).window(0, gap).expand(gap)  # `-1`: every element of the field, not of the object
     for c in choices:
         s.update_memory(inst.ptr, field.shift(c))
 
