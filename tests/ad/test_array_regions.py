@@ -9,6 +9,14 @@ from enzc.ad.typeanalysis.typetree import DOUBLE, INTEGER, POINTER
 from test_type_helpers import analyze, module_from_c
 
 
+def _int_doubles_pointer(tree) -> None:
+    """`struct S { int n; double v[4]; double *w; }` behind a pointer, field by field."""
+    assert not tree.has_conflict()
+    assert tree.at((-1, 0)) == INTEGER
+    assert [tree.at((-1, o)) for o in (8, 16, 24, 32)] == [DOUBLE] * 4
+    assert tree.at((-1, 40)) == POINTER and tree.at((-1, 40, 0)) == DOUBLE
+
+
 def test_a_copied_struct_keeps_the_int_and_pointer_beside_its_indexed_array():
     # the local copy's declared type %struct.S bounds v[i] to bytes 8..40
     m = module_from_c("""
@@ -20,11 +28,7 @@ def test_a_copied_struct_keeps_the_int_and_pointer_beside_its_indexed_array():
             return r;
         }""")
     res, f = analyze(m, "f")
-    tree = res.tree_of(f.args[0])
-    assert not tree.has_conflict()
-    assert tree.at((-1, 0)) == INTEGER
-    assert [tree.at((-1, o)) for o in (8, 16, 24, 32)] == [DOUBLE] * 4
-    assert tree.at((-1, 40)) == POINTER and tree.at((-1, 40, 0)) == DOUBLE
+    _int_doubles_pointer(res.tree_of(f.args[0]))
 
 
 def test_the_next_member_in_struct_tbaa_bounds_an_array_at_the_start_of_an_argument():
@@ -75,3 +79,21 @@ def test_an_array_walked_from_its_start_is_still_one_array():
         }""")
     res, f = analyze(m, "f")
     assert str(res.tree_of(f.args[0])) == "{[-1]:Pointer, [-1,-1]:Float@double}"
+
+
+def test_an_array_field_passed_to_a_helper_keeps_the_fields_beside_it():
+    # sum() says "every element from v on is a double": v's four, not n or w
+    m = module_from_c("""
+        struct S { int n; double v[4]; double *w; };
+        __attribute__((noinline)) static double sum(const double *v, int n) {
+            double r = 0;
+            for (int i = 0; i < n; i++) r += v[i] * v[i];
+            return r;
+        }
+        double f(const struct S *s) {
+            struct S t;
+            __builtin_memcpy(&t, s, sizeof t);
+            return sum(t.v, t.n) * t.w[0];
+        }""")
+    res, f = analyze(m, "f")
+    _int_doubles_pointer(res.tree_of(f.args[0]))
