@@ -4,8 +4,6 @@ its elements. Each program is compiled by clang-22 as enzcc does before AD."""
 
 from __future__ import annotations
 
-import pytest
-
 from enzc.ad.typeanalysis.typetree import DOUBLE, INTEGER, POINTER
 
 from test_type_helpers import analyze, module_from_c
@@ -83,10 +81,6 @@ def test_an_array_walked_from_its_start_is_still_one_array():
     assert str(res.tree_of(f.args[0])) == "{[-1]:Pointer, [-1,-1]:Float@double}"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a constant offset relates its pointer to the whole object: sum()'s 'every element from v on is a "
-    "double' comes back to t over n and w (bounding it by v's declared extent broke the typing of "
-    "Eigen's TensorEvaluator kernel copy, ReverseMode/eigentensorreal.cpp)"))
 def test_an_array_field_passed_to_a_helper_keeps_the_fields_beside_it():
     # sum() says "every element from v on is a double": v's four, not n or w
     m = module_from_c("""

@@ -15,11 +15,7 @@ PROGRAMS = discover("rev2")
 
 # Program name (or "name[config]") -> why it fails today. Strict: remove an entry as
 # soon as its program passes.
-XFAIL: dict[str, str] = {
-    "memory/array_field_to_helper": "a constant offset relates its pointer to the whole object: the helpers' "
-    "'every element of v is a double' comes back over the int and the pointer beside v, and the struct's copy "
-    "is a located error (test_array_regions.py)",
-}
+XFAIL: dict[str, str] = {}
 
 
 def test_enough_programs() -> None:

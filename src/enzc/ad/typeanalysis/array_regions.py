@@ -14,12 +14,8 @@ type (`getelementptr [4 x double], ptr %v, i64 0, i64 %i`, what -O0 emits), or
 the declared type of the local or global the pointer is a constant offset into
 (`%struct.S = { i32, [4 x double], ptr }` for an `alloca %struct.S`, what -O2
 keeps), or the next member in clang's struct TBAA at the loads and stores around
-the object.
-
-Not bounded: a constant offset into an array field. `&t.v[0]` given to a helper
-that walks it from its start comes back as "every element from here on", which
-a constant offset relates to the whole object (a located error where the struct
-is then copied; tests/ad/test_array_regions.py has the strict xfail).
+the object. The same extent bounds a constant offset into an array field
+(`field_array`): `&t.v[0]` given to a helper sees v, not the fields after it.
 """
 
 from __future__ import annotations
@@ -168,6 +164,36 @@ def array_region(t: Type, offset: int, period: int, seeds: TypeSeeds) -> tuple[i
                 return None  # a flexible array member (`double v[]`): as long as the block
             if period % stride == 0 or (inner is not None and inner == (0, stride) and isinstance(e, ArrayType)):
                 return 0, count * stride
+            return (inner[0] + at, inner[1] + at) if inner is not None else None
+    return None
+
+
+def field_array(base: Value, const: int, seeds: TypeSeeds, memo: dict[Value, int]) -> tuple[int, int] | None:
+    """`[lo, hi)`, in bytes from `base + const`, of the array of scalars holding
+    that byte in the declared type of the local or global `base` points into
+    (`&t.v[1]` in `struct { int n; double v[4]; double *w; } t`: -8, 24), else
+    None. C pointer arithmetic stays inside that array."""
+    root, offset = strip_constant_offsets(base, seeds, memo)
+    declared = _declared_type(root)
+    start = offset + const
+    region = _scalar_array(declared, start, seeds) if declared is not None and start >= 0 else None
+    return (region[0] - start, region[1] - start) if region is not None else None
+
+
+def _scalar_array(t: Type, offset: int, seeds: TypeSeeds) -> tuple[int, int] | None:
+    """`[lo, hi)` of the array of scalars (or of arrays of them) in `t` holding byte
+    `offset`: not an array of records, which holds other fields too."""
+    match t:
+        case StructType() | NamedStructType():
+            return _in_field(t, offset, seeds, lambda e, o: _scalar_array(e, o, seeds))
+        case ArrayType(count=count, element=e):
+            stride = seeds.alloc_size(e)
+            if not stride:
+                return None
+            if not isinstance(e, (StructType, NamedStructType)):
+                return (0, count * stride) if count else None  # `double v[]`: as long as the block
+            at = offset - offset % stride
+            inner = _scalar_array(e, offset % stride, seeds)
             return (inner[0] + at, inner[1] + at) if inner is not None else None
     return None
 

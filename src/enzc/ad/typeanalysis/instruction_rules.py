@@ -18,7 +18,7 @@ from enzc.ir.instructions import Ret, Select, ShuffleVector, Store, Switch
 from enzc.ir.types import FloatType, IntType, PointerType, VectorType
 from enzc.ir.values import Constant, ConstantInt, ConstantSplat, Value
 
-from enzc.ad.typeanalysis.array_regions import elements_reached
+from enzc.ad.typeanalysis.array_regions import elements_reached, field_array
 from enzc.ad.typeanalysis.call_rules import apply_call
 from enzc.ad.typeanalysis.offsets import gep_choices, gep_offset, multiple_of, strip_constant_offsets
 from enzc.ad.typeanalysis.state import FunctionState, lanes, to_memory
@@ -184,7 +184,10 @@ def _link_index(s: FunctionState, gep: GetElementPtr, base: Value, const: int, p
     """`gep = base + const + k*period`: relate the elements the index may reach
     (`array_regions`); a constant GEP moves by `const`."""
     if period == 0:
-        link_offset(s, base, gep, const, 0, gep)
+        if const > 0:
+            _link_field(s, gep, base, const)
+        else:
+            link_offset(s, base, gep, const, 0, gep)
         return
     count = _elements_reached(s, gep, base, const, period)
     if count is None:
@@ -198,6 +201,28 @@ def _elements_reached(s: FunctionState, gep: GetElementPtr, base: Value, const: 
     if key not in s.elements_reached:
         s.elements_reached[key] = elements_reached(gep, base, const, period, s.seeds, s.memo, s.analysis.tbaa)
     return s.elements_reached[key]
+
+
+def _link_field(s: FunctionState, gep: GetElementPtr, base: Value, const: int) -> None:
+    """`gep = base + const`, inside `base`'s object. A pointer into an array field of
+    a declared type sees that array, not the fields after it, and what it says of
+    every element it points into (a `-1` entry: a helper indexes `&t.v[0]`, or walks
+    back from `&t.v[4]`) holds for that array's elements, not for the whole object."""
+    if gep not in s.field_arrays:
+        s.field_arrays[gep] = field_array(base, const, s.seeds, s.memo)
+    array = s.field_arrays[gep]
+    if array is None:
+        link_offset(s, base, gep, const, 0, gep)
+        return
+    lo, hi = array
+    s.update_memory(gep, s.memory(base, gep).shift(-const).window(0, hi))
+    memory = s.memory(gep)
+    every = TypeTree({p: t for p, t in memory.items() if p[0] == -1})
+    stride = max((t.stride for p, t in every.items() if len(p) == 1), default=0)
+    back = TypeTree({p: t for p, t in memory.items() if p[0] != -1}).shift(const)
+    if stride:
+        back = back.join(every.expand(stride).tile(const + lo, stride, (hi - lo) // stride))
+    s.update_memory(base, back)
 
 
 def link_elements(s: FunctionState, base: Value, derived: Value, const: int, period: int, count: int,

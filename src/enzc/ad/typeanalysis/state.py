@@ -97,6 +97,8 @@ class FunctionState:
         """Constant facts of an instruction (TBAA), computed on first visit."""
         self.elements_reached: dict[tuple[Instruction, Value], int | None] = {}
         """Per variable-index GEP and base: what `array_regions.elements_reached` says."""
+        self.field_arrays: dict[Instruction, tuple[int, int] | None] = {}
+        """Per constant GEP: what `array_regions.field_array` says."""
         self._ce_users: dict[Value, set[Instruction]] = {}
         self._ret_insts = [i for b in fn.blocks for i in b.instructions if isinstance(i, Ret)]
         self.budget = _BUDGET_PER_INSTRUCTION * sum(len(b.instructions) for b in fn.blocks) + _BUDGET_BASE
