@@ -182,20 +182,27 @@ def field_array(base: Value, const: int, seeds: TypeSeeds, memo: dict[Value, int
 
 def _scalar_array(t: Type, offset: int, seeds: TypeSeeds) -> tuple[int, int] | None:
     """`[lo, hi)` of the array of scalars (or of arrays of them) in `t` holding byte
-    `offset`: not an array of records, which holds other fields too."""
+    `offset`: not an array of records, which holds other fields too, and not where a
+    nested struct starts (a pointer there may be to the struct as well as to its
+    first array: Eigen's evaluators start with their `dims`)."""
     match t:
         case StructType() | NamedStructType():
-            return _in_field(t, offset, seeds, lambda e, o: _scalar_array(e, o, seeds))
+            return _in_field(t, offset, seeds,
+                             lambda e, o: None if o == 0 and _is_struct(e) else _scalar_array(e, o, seeds))
         case ArrayType(count=count, element=e):
             stride = seeds.alloc_size(e)
             if not stride:
                 return None
-            if not isinstance(e, (StructType, NamedStructType)):
+            if not _is_struct(e):
                 return (0, count * stride) if count else None  # `double v[]`: as long as the block
             at = offset - offset % stride
-            inner = _scalar_array(e, offset % stride, seeds)
+            inner = _scalar_array(e, offset % stride, seeds) if offset % stride else None
             return (inner[0] + at, inner[1] + at) if inner is not None else None
     return None
+
+
+def _is_struct(t: Type) -> bool:
+    return isinstance(t, (StructType, NamedStructType))
 
 
 def _in_field(t: StructType | NamedStructType, offset: int, seeds: TypeSeeds,
