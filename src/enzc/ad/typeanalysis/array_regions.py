@@ -92,9 +92,8 @@ def _tagged_member_end(root: Value, start: int, seeds: TypeSeeds, tbaa: TBAARead
                     continue
                 at = start - (d - base[1])  # `start` inside the tagged object
                 offsets = sorted({o for _, o, _ in node.members if o is not None})
-                holding = [o for o in offsets if o <= at]
                 after = [o for o in offsets if o > at]
-                if holding and after and at >= 0:
+                if at >= 0 and offsets and offsets[0] <= at and after:
                     ends.append(start + after[0] - at)
     return min(ends) if ends else None
 

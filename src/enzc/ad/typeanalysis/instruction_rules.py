@@ -198,9 +198,9 @@ def _link_index(s: FunctionState, gep: GetElementPtr, base: Value, const: int, p
 
 def _elements_reached(s: FunctionState, gep: GetElementPtr, base: Value, const: int, period: int) -> int | None:
     key = (gep, base)
-    if key not in s.elements_reached:
-        s.elements_reached[key] = elements_reached(gep, base, const, period, s.seeds, s.memo, s.analysis.tbaa)
-    return s.elements_reached[key]
+    if key not in s.array_extents:
+        s.array_extents[key] = elements_reached(gep, base, const, period, s.seeds, s.memo, s.analysis.tbaa)
+    return s.array_extents[key]  # type: ignore[return-value]
 
 
 def _link_field(s: FunctionState, gep: GetElementPtr, base: Value, const: int) -> None:
@@ -208,9 +208,10 @@ def _link_field(s: FunctionState, gep: GetElementPtr, base: Value, const: int) -
     a declared type sees that array, not the fields after it, and what it says of
     every element it points into (a `-1` entry: a helper indexes `&t.v[0]`, or walks
     back from `&t.v[4]`) holds for that array's elements, not for the whole object."""
-    if gep not in s.field_arrays:
-        s.field_arrays[gep] = field_array(base, const, s.seeds, s.memo)
-    array = s.field_arrays[gep]
+    key = (gep, base)
+    if key not in s.array_extents:
+        s.array_extents[key] = field_array(base, const, s.seeds, s.memo)
+    array: tuple[int, int] | None = s.array_extents[key]  # type: ignore[assignment]
     if array is None:
         link_offset(s, base, gep, const, 0, gep)
         return

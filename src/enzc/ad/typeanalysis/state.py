@@ -95,10 +95,10 @@ class FunctionState:
         """`multiple_of` memo for GEP periods."""
         self.rule_seeds: dict[Instruction, TypeTree] = {}
         """Constant facts of an instruction (TBAA), computed on first visit."""
-        self.elements_reached: dict[tuple[Instruction, Value], int | None] = {}
-        """Per variable-index GEP and base: what `array_regions.elements_reached` says."""
-        self.field_arrays: dict[Instruction, tuple[int, int] | None] = {}
-        """Per constant GEP: what `array_regions.field_array` says."""
+        self.array_extents: dict[tuple[Instruction, Value], int | tuple[int, int] | None] = {}
+        """Per GEP and base, what `array_regions` says of the indexed array (fixed by
+        the IR, so computed once): `elements_reached` for a variable index,
+        `field_array` for a constant offset."""
         self._ce_users: dict[Value, set[Instruction]] = {}
         self._ret_insts = [i for b in fn.blocks for i in b.instructions if isinstance(i, Ret)]
         self.budget = _BUDGET_PER_INSTRUCTION * sum(len(b.instructions) for b in fn.blocks) + _BUDGET_BASE
