@@ -50,6 +50,12 @@ if ! printf '#include <cblas.h>\nint main(void) { return (int)cblas_ddot(0, 0, 1
     apt_install libopenblas-dev
 fi
 
+# Eigen (headers only): the runtime-activity tests differentiate its QR and eigen solvers.
+if [ ! -e /usr/include/eigen3/Eigen/Dense ]; then
+    say "missing Eigen (libeigen3-dev)"
+    apt_install libeigen3-dev
+fi
+
 PY=${PYTHON:-python3}
 if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
     echo "setup: error: enzc needs Python >= 3.11 ($PY is older or missing)" >&2
