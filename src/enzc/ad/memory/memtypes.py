@@ -114,10 +114,13 @@ def _no_data(gu: GradientState, call: CallBase):
     or an empty member and its padding in either object (`typeanalysis.padding`)."""
     at_src = _no_data_in(gu, call.args[1])
     located = alloca_offset(call.args[0], TypeSeeds(gu.layout))
+    padding = _struct_padding(gu, call)
     empty: frozenset[tuple[int, int]] | None = None
 
     def no_data(offset: int, size: int) -> bool:
         nonlocal empty
+        if any(lo <= offset and offset + size <= hi for lo, hi in padding):
+            return True
         if at_src is not None and at_src(offset, size):
             return True
         if located is not None and declared_integers(located[0].allocated_type, located[1] + offset,
@@ -128,6 +131,16 @@ def _no_data(gu: GradientState, call: CallBase):
         return any(lo <= offset and offset + size <= hi for lo, hi in empty)
 
     return no_data
+
+
+def _struct_padding(gu: GradientState, call: CallBase) -> tuple[tuple[int, int], ...]:
+    """The padding bytes of a struct assignment (`*h = *s`): what its `!tbaa.struct`
+    leaves out. A struct's padding holds no value, so its bytes carry no derivative."""
+    length = call.args[2]
+    md = call.metadata.get("tbaa.struct")
+    if md is None or not isinstance(length, ConstantInt):
+        return ()
+    return gu.types.analysis.tbaa.struct_copy_padding(md, length.value)
 
 
 def _empty_bytes(gu: GradientState, call: CallBase) -> frozenset[tuple[int, int]]:
@@ -220,12 +233,22 @@ def repeated_layout(gu: GradientState, ptr: Value) -> CopyLayout:
 
 
 def _declared_element(ptr: Value, gu: GradientState) -> Type | None:
-    """The type `ptr` is indexed with, or the declared type of the local object it
-    is the start of."""
+    """The type `ptr` is indexed with, the declared type of the local object it is
+    the start of, or the one type the program indexes from `ptr` with (`h[i].x` after
+    `memcpy(h, s, n * sizeof *h)`: `getelementptr %struct.S, ptr %h, i64 %i`)."""
     located = alloca_offset(ptr, TypeSeeds(gu.layout))
     if located is not None and located[1] == 0 and located[0].count is None:
         return located[0].allocated_type
-    return indexed_type(ptr)
+    return indexed_type(ptr) or _indexed_from(ptr)
+
+
+def _indexed_from(ptr: Value) -> Type | None:
+    """The element type of every `getelementptr T, ptr %ptr, %i` (one variable
+    index), when they all agree."""
+    types = {t for use in ptr.uses
+             if isinstance(use.user, GetElementPtr) and use.user.ptr is ptr
+             and (t := indexed_type(use.user)) is not None}
+    return types.pop() if len(types) == 1 else None
 
 
 def _agreed_element_type(gu: GradientState, call: CallBase) -> FloatType | None:

@@ -1,5 +1,6 @@
 """Bytes of an object that its class layout shows to hold no data: an empty member
-and the padding after it, up to the next member.
+and the padding after it, up to the next member, and the alignment padding between
+and after members (`TBAAReader.padding_ranges`).
 
 C++ gives every member an address, so an empty class member (Eigen's
 `variable_if_dynamic<Index, 0>`, a size fixed at compile time) occupies a byte and
@@ -26,8 +27,8 @@ What this presumes: a record node without members is an empty class. clang's
 classic format lists neither a vtable pointer nor virtual bases, so a member whose
 class has only those would look empty too; such classes have no trivial copy, and
 bytes some access in reach types keep that type (only bytes nothing types are
-asked about). A last member's tail is never counted (a derived class may place
-its own members there).
+asked about). A C++ class's last member's tail is never counted (a derived class
+may place its own members there); a C struct's is.
 """
 
 from __future__ import annotations
@@ -236,11 +237,13 @@ def _parameters_passed(call: CallBase, v: Value) -> list[Argument]:
 
 
 def _tagged(inst: Load | Store, d: int, reader: TBAAReader) -> set[tuple[int, int]]:
-    """The empty ranges of the object `inst`'s access tag names, for a pointer at `d`."""
+    """The empty ranges and padding of the object `inst`'s access tag names, for a
+    pointer at `d`."""
     tag = inst.metadata.get("tbaa")
     base = reader.access_base(tag) if tag is not None else None
     if base is None:
         return set()
     node, offset = base
     start = d - offset
-    return {(start + lo, start + hi) for lo, hi in reader.empty_member_ranges(node)}
+    ranges = reader.empty_member_ranges(node) + reader.padding_ranges(node)
+    return {(start + lo, start + hi) for lo, hi in ranges}

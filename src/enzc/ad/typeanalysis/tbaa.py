@@ -47,6 +47,11 @@ _INT_SIZES = {
     "__int128": 16, "unsigned __int128": 16, "wchar_t": 4, "char8_t": 1, "char16_t": 2,
     "char32_t": 4,
 }
+_SCALAR_SIZES = {**_INT_SIZES, "float": 4, "double": 8, "long double": 16, "__float128": 16, "_Float128": 16,
+                 "_Float16": 2, "__fp16": 2, "__bf16": 2, "any pointer": 8, "vtable pointer": 8}
+"""Bytes of each scalar clang's TBAA names, as laid out in a struct on x86-64 (a
+larger figure elsewhere only makes a gap after it look smaller)."""
+_POINTER_SIZE = 8
 INTEGER_TYPE_NAMES = frozenset(_INT_SIZES)
 """TBAA names of integer scalars (signed and unsigned share a name)."""
 _POINTER_NAMES = {"any pointer", "vtable pointer"}
@@ -79,6 +84,7 @@ class TBAAReader:
         self.module = module
         self._layouts: dict[int, TypeTree] = {}
         self._empty: dict[int, tuple[tuple[int, int], ...]] = {}
+        self._padding: dict[int, tuple[tuple[int, int], ...]] = {}
         self._lists_bases: bool | None = None
 
     # -- metadata plumbing -----------------------------------------------------------
@@ -202,6 +208,79 @@ class TBAAReader:
         self._empty[id(node)] = result = tuple(out)
         return result
 
+    def padding_ranges(self, node_md: Metadata | None, depth: int = 0) -> tuple[tuple[int, int], ...]:
+        """[start, end) byte ranges of an object of TBAA type `node_md` that are
+        padding: from the end of a member whose size the node shows (a scalar, a
+        record ending in one, a sized member of the size-aware format) to the next
+        member, and, in a C struct, from the last member to its size (the size-aware
+        format) or to the next multiple of its widest scalar. A classic-format
+        member named `omnipotent char` (a `char`, an array, a union, a vector, a
+        complex) may run on, so no gap follows it; a C++ class's tail is left out
+        (a derived class may reuse it)."""
+        node = self.resolve(node_md)
+        if node is None or depth > _MAX_STRUCT_DEPTH:
+            return ()
+        cached = self._padding.get(id(node))
+        if cached is not None:
+            return cached
+        info = self.type_node(node)
+        out: list[tuple[int, int]] = []
+        if info is not None and _is_struct_name(info.name):
+            ends: dict[int, int | None] = {}
+            for member, offset, size in info.members:
+                if offset is None:
+                    continue
+                out += [(offset + lo, offset + hi) for lo, hi in self.padding_ranges(member, depth + 1)]
+                extent = size if size is not None else self._extent(member, depth + 1)
+                known = ends.get(offset, 0)
+                ends[offset] = None if extent is None or known is None else max(known, offset + extent)
+            starts = sorted(ends)
+            for here, following in zip(starts, starts[1:]):
+                end = ends[here]
+                if end is not None and end < following:
+                    out.append((end, following))
+            tail_from = ends[starts[-1]] if starts else None
+            if tail_from is not None and not (info.name or "").startswith("_ZTS"):
+                align = self._widest_scalar(node, depth)
+                tail_to = info.size if info.size is not None else -(-tail_from // max(align, 1)) * align
+                if tail_to > tail_from:
+                    out.append((tail_from, tail_to))
+        self._padding[id(node)] = result = tuple(sorted(set(out)))
+        return result
+
+    def _extent(self, node_md: Metadata | None, depth: int) -> int | None:
+        """Bytes from the start of a member of type `node_md` to the end of its last
+        scalar; None where a member of unknown size ends it."""
+        info = self.type_node(node_md)
+        if info is None or info.name is None or depth > _MAX_STRUCT_DEPTH:
+            return None
+        if info.name in _SCALAR_SIZES:
+            return _SCALAR_SIZES[info.name]
+        if _POINTER_RE.fullmatch(info.name) or _ANY_PN_RE.fullmatch(info.name):
+            return _POINTER_SIZE
+        if not _is_struct_name(info.name) or not info.members:
+            return None
+        last = max((offset for _, offset, _ in info.members if offset is not None), default=None)
+        if last is None:
+            return None
+        ends = [size if size is not None else self._extent(member, depth + 1)
+                for member, offset, size in info.members if offset == last]
+        return None if None in ends else last + max(e for e in ends if e is not None)
+
+    def _widest_scalar(self, node_md: Metadata | None, depth: int) -> int:
+        """The largest alignment among the scalars a record node shows (at most 16)."""
+        info = self.type_node(node_md)
+        if info is None or info.name is None or depth > _MAX_STRUCT_DEPTH:
+            return 0
+        size = _SCALAR_SIZES.get(info.name)
+        if size is None and (_POINTER_RE.fullmatch(info.name) or _ANY_PN_RE.fullmatch(info.name)):
+            size = _POINTER_SIZE
+        if size is not None:
+            return min(size & -size, 16)
+        if not _is_struct_name(info.name):
+            return 0
+        return max((self._widest_scalar(m, depth + 1) for m, _, _ in info.members), default=0)
+
     @property
     def lists_base_classes(self) -> bool:
         """Whether every producer the module names (`!llvm.ident`) is a clang that
@@ -253,6 +332,28 @@ class TBAAReader:
                 continue
             tree = tree.join(self.access_tree(ops[i + 2], size).window(0, size).shift(offset))
         return tree
+
+    def struct_copy_padding(self, md: Metadata | None, length: int) -> tuple[tuple[int, int], ...]:
+        """[start, end) ranges of a `length`-byte copy that no `!tbaa.struct` field
+        covers: the padding of the copied struct. clang lists every member (an
+        array, a bit-field's storage unit and a union each as one field) or, for
+        what it cannot describe, emits no list; a list that is not sorted, overlaps
+        or reaches past the copy (a copy that a pass shortened) gives nothing."""
+        ops = self.operands(md)
+        if not ops or len(ops) % 3:
+            return ()
+        gaps: list[tuple[int, int]] = []
+        end = 0
+        for i in range(0, len(ops), 3):
+            offset, size = self.integer(ops[i]), self.integer(ops[i + 1])
+            if offset is None or size is None or size <= 0 or offset < end or offset + size > length:
+                return ()
+            if offset > end:
+                gaps.append((end, offset))
+            end = offset + size
+        if end < length:
+            gaps.append((end, length))
+        return tuple(gaps)
 
 
 def scalar_tree(name: str, size: int | None = None) -> TypeTree | None:

@@ -1,0 +1,81 @@
+"""Padding of records (typeanalysis/tbaa.py `padding_ranges`, `struct_copy_padding`):
+bytes between and after the members that clang's TBAA shows, which hold no value
+and so no derivative. A member whose size the classic format does not show (a
+`char`, an array, a union, a vector: `omnipotent char`) is never followed by a
+gap; the size-aware format gives every member's size."""
+
+import pytest
+
+from enzc.ad.typeanalysis.tbaa import TBAAReader
+from enzc.ir import parse_module
+
+from test_empty_members import cxx_ir
+from test_type_helpers import module_from_c
+
+FORMATS = pytest.mark.parametrize("flags", [(), ("-Xclang", "-new-struct-path-tbaa")],
+                                  ids=["classic", "size-aware"])
+
+
+def _node_of_first_load(m, fn: str):
+    load = next(i for i in m.functions[fn].instructions() if i.opcode == "load")
+    reader = TBAAReader(m)
+    node, _ = reader.access_base(load.metadata["tbaa"])
+    return reader, node
+
+
+@FORMATS
+def test_gaps_between_members_and_the_tail_of_a_c_struct(flags):
+    m = module_from_c("struct S { double a; int n; double b; int m; };\n"
+                      "double g(struct S *s) { return s->b; }\n", "-O2", *flags)
+    reader, node = _node_of_first_load(m, "g")
+    assert reader.padding_ranges(node) == ((12, 16), (28, 32))
+
+
+@FORMATS
+def test_a_nested_record_brings_its_own_tail(flags):
+    m = module_from_c("struct In { double x; int k; };\n"
+                      "struct Out { struct In in; double y; short m; float f; };\n"
+                      "double g(struct Out *o) { return o->y; }\n", "-O2", *flags)
+    reader, node = _node_of_first_load(m, "g")
+    # In's tail at 12, then the gap after `m` before `f`; no tail (f ends at 32)
+    assert reader.padding_ranges(node) == ((12, 16), (26, 28))
+
+
+def test_no_gap_after_a_member_of_unknown_size_in_the_classic_format():
+    m = module_from_c("union U { int i; double d; };\n"
+                      "struct S { double a; char c; double b; char raw[3]; double d; union U u; int n; "
+                      "  float f; double z; };\n"
+                      "double g(struct S *s) { return s->b; }\n", "-O2")
+    reader, node = _node_of_first_load(m, "g")
+    # after `c`, `raw` and `u` (omnipotent char) nothing is known
+    assert reader.padding_ranges(node) == ()
+    m = module_from_c("struct S { char c; double a; int n; double z; };\n"
+                      "double g(struct S *s) { return s->z; }\n", "-O2")
+    reader, node = _node_of_first_load(m, "g")
+    assert reader.padding_ranges(node) == ((20, 24),)
+
+
+def test_the_size_aware_format_sizes_char_members_and_arrays():
+    m = module_from_c("struct S { double a; char c; double b; char raw[3]; double d; };\n"
+                      "double g(struct S *s) { return s->b; }\n", "-O2", "-Xclang", "-new-struct-path-tbaa")
+    reader, node = _node_of_first_load(m, "g")
+    assert reader.padding_ranges(node) == ((9, 16), (27, 32))
+
+
+@FORMATS
+def test_a_cxx_class_keeps_its_tail(flags):
+    m = parse_module(cxx_ir("struct S { double a; int n; double b; int m; };\n"
+                            'extern "C" double g(S *s) { return s->b; }\n', *flags))
+    reader, node = _node_of_first_load(m, "g")
+    assert reader.padding_ranges(node) == ((12, 16),)
+
+
+def test_struct_copy_padding_is_what_the_copy_list_leaves_out():
+    m = module_from_c("struct S { double a; int n; double b; int m; };\n"
+                      "void g(struct S *d, struct S *s) { *d = *s; }\n", "-O2")
+    copy = next(i for i in m.functions["g"].instructions() if i.opcode == "call")
+    reader = TBAAReader(m)
+    md = copy.metadata["tbaa.struct"]
+    assert reader.struct_copy_padding(md, 32) == ((12, 16), (28, 32))
+    # a list that reaches past the copy (a copy a pass shortened) says nothing
+    assert reader.struct_copy_padding(md, 24) == ()
