@@ -19,7 +19,7 @@ reused).
 from __future__ import annotations
 
 from enzc.ir.builder import IRBuilder, new_block
-from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Store
+from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Phi, Select, Store
 from enzc.ir.libc import define_helper
 from enzc.ir.module import Function
 from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, Type
@@ -30,7 +30,7 @@ from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
 from enzc.ad.typeanalysis.indexed_types import declared_segments, indexed_type
-from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers, multiple_of
+from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers, gep_offset, multiple_of
 from enzc.ad.typeanalysis.padding import empty_bytes
 from enzc.ad.typeanalysis.results import CopyLayout, Segment
 from enzc.ad.typeanalysis.typetree import Kind, float_type
@@ -101,7 +101,7 @@ def copy_layout(gu: GradientState, call: CallBase) -> CopyLayout:
         if elem is not None:
             size = gu.layout.alloc_size_of(elem)
             return CopyLayout((Segment(0, size, float_type(elem.kind)),), size)
-        indexed = _indexed_element_layout(gu, call)
+        indexed = _indexed_element_layout(gu, call) or _walked_records_layout(gu, call)
         if indexed is None:
             raise gu.error(call, err.reason, err.hint) from None
         return indexed
@@ -292,6 +292,57 @@ def _indexed_element_layout(gu: GradientState, call: CallBase) -> CopyLayout | N
     if segments is None or size == 0 or multiple_of(call.args[2]) % size:
         return None
     return CopyLayout(tuple(segments), size)
+
+
+def _walked_records_layout(gu: GradientState, call: CallBase) -> CopyLayout | None:
+    """A copy of n records (`std::vector<Q> v(s, s + n)`: `memcpy(.., .., n * 24)`)
+    that the program walks in steps of one record from a copied pointer (a pointer
+    stepping by 24, or an index scaled by 24): every record holds what type
+    analysis shows for the first, its padding no data."""
+    seeds = TypeSeeds(gu.layout)
+    multiple = multiple_of(call.args[2])
+    for step in sorted({s for p in call.args[:2] for s in _walk_steps(p, seeds)}):
+        if step > 1 and multiple % step == 0:
+            layout = gu.types.records_layout(call, step, _no_data(gu, call))
+            if layout is not None:
+                return layout
+    return None
+
+
+def _walk_steps(ptr: Value, seeds: TypeSeeds) -> set[int]:
+    """The strides in which the program walks the memory from `ptr` on: a GEP
+    adding a variable multiple of S to it, or a loop phi (reached from `ptr` through
+    phis and selects) that steps by a constant S."""
+    steps: set[int] = set()
+    work, seen = [ptr], set()
+    while work and len(seen) < 16:
+        v = work.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        for use in v.uses:
+            user = use.user
+            if isinstance(user, GetElementPtr) and user.ptr is v:
+                off = gep_offset(user, seeds, {})
+                if off is not None and off[0] == 0 and off[1] > 1:
+                    steps.add(off[1])
+            elif isinstance(user, (Phi, Select)):
+                steps |= _phi_steps(user, seeds)
+                work.append(user)
+    return steps
+
+
+def _phi_steps(v: Value, seeds: TypeSeeds) -> set[int]:
+    """S when phi `v` takes `v + S` (a constant GEP of it) as one of its values."""
+    if not isinstance(v, Phi):
+        return set()
+    steps = set()
+    for value, _ in v.incoming:
+        if isinstance(value, GetElementPtr) and value.ptr is v:
+            off = gep_offset(value, seeds, {})
+            if off is not None and off[1] == 0 and off[0] > 1:
+                steps.add(off[0])
+    return steps
 
 
 # -- the element loop ----------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ may place its own members there); a C struct's is.
 
 from __future__ import annotations
 
-from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Store
+from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Phi, Select, Store
 from enzc.ir.module import Function, Module
 from enzc.ir.values import Argument, ConstantInt, Value
 
@@ -207,6 +207,7 @@ def _down(root: Value, delta: int, walk: _Walk) -> Ranges:
     found: set[tuple[int, int]] = set()
     work: list[tuple[Value, int, int]] = [(root, delta, 0)]
     seen: set[tuple[int, int]] = set()
+    phis: set[int] = set()
     while work and len(seen) < MAX_VISITS:
         v, d, calls = work.pop()
         if (id(v), d) in seen:
@@ -219,6 +220,9 @@ def _down(root: Value, delta: int, walk: _Walk) -> Ranges:
                 if off is not None and off[1] == 0:
                     work.append((user, d + off[0], calls))
             elif isinstance(user, Cast) and user.opcode in ("bitcast", "addrspacecast"):
+                work.append((user, d, calls))
+            elif isinstance(user, (Phi, Select)) and id(user) not in phis:
+                phis.add(id(user))  # once: a loop's `p + 24` comes back to it
                 work.append((user, d, calls))
             elif isinstance(user, (Load, Store)) and user.ptr is v:
                 found |= _tagged(user, d, walk.reader)

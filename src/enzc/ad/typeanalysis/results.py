@@ -199,6 +199,20 @@ class TypeResults:
             raise UnknownTypeError(f"cannot deduce the type of {what}", call, _HINT_COPY)
         return CopyLayout(tuple(segments), period)
 
+    def records_layout(self, call: CallBase, size: int,
+                       no_data: Callable[[int, int], bool] | None = None) -> CopyLayout | None:
+        """The copy as records of `size` bytes that each hold what the types of both
+        pointees show for the first, `[0, size)` (unknown bytes asked of `no_data`);
+        None unless every byte there is known. The caller vouches that the program
+        treats the memory as such records (it walks it in steps of `size`)."""
+        memory = self.tree_of(call.args[0]).data0().join(self.tree_of(call.args[1]).data0())
+        segments = memory_segments(memory, 0, size)
+        if no_data is not None:
+            segments = _without_data(segments, no_data)
+        if any(seg.type.kind in (Kind.UNKNOWN, Kind.CONFLICT) for seg in segments):
+            return None
+        return CopyLayout(tuple(segments), size)
+
     def _bounded_copy(self, call: CallBase, memory: TypeTree, what: str) -> CopyLayout | None:
         """A copy of a run-time length that no element type explains, typed over
         all it can reach (`copy_bound`: `std::string` moves its characters with

@@ -254,10 +254,9 @@ class TBAAReader:
         info = self.type_node(node_md)
         if info is None or info.name is None or depth > _MAX_STRUCT_DEPTH:
             return None
-        if info.name in _SCALAR_SIZES:
-            return _SCALAR_SIZES[info.name]
-        if _POINTER_RE.fullmatch(info.name) or _ANY_PN_RE.fullmatch(info.name):
-            return _POINTER_SIZE
+        size = _scalar_size(info.name)
+        if size is not None:
+            return size
         if not _is_struct_name(info.name) or not info.members:
             return None
         last = max((offset for _, offset, _ in info.members if offset is not None), default=None)
@@ -272,9 +271,7 @@ class TBAAReader:
         info = self.type_node(node_md)
         if info is None or info.name is None or depth > _MAX_STRUCT_DEPTH:
             return 0
-        size = _SCALAR_SIZES.get(info.name)
-        if size is None and (_POINTER_RE.fullmatch(info.name) or _ANY_PN_RE.fullmatch(info.name)):
-            size = _POINTER_SIZE
+        size = _scalar_size(info.name)
         if size is not None:
             return min(size & -size, 16)
         if not _is_struct_name(info.name):
@@ -375,6 +372,13 @@ def scalar_tree(name: str, size: int | None = None) -> TypeTree | None:
     if name in ("omnipotent char", "Simple C/C++ TBAA", "Simple C++ TBAA"):
         return TypeTree()
     return None
+
+
+def _scalar_size(name: str) -> int | None:
+    """Bytes of the scalar TBAA names `name` (None: not a scalar of known size)."""
+    if name in _SCALAR_SIZES:
+        return _SCALAR_SIZES[name]
+    return _POINTER_SIZE if _POINTER_RE.fullmatch(name) or _ANY_PN_RE.fullmatch(name) else None
 
 
 def _clang_listing_bases(producer: str) -> bool:
