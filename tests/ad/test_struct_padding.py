@@ -10,7 +10,7 @@ from enzc.ad.typeanalysis.tbaa import TBAAReader
 from enzc.ir import parse_module
 
 from test_empty_members import cxx_ir
-from test_type_helpers import module_from_c
+from test_type_helpers import analyze, calls_to, module_from_c, module_from_ir
 
 FORMATS = pytest.mark.parametrize("flags", [(), ("-Xclang", "-new-struct-path-tbaa")],
                                   ids=["classic", "size-aware"])
@@ -79,3 +79,28 @@ def test_struct_copy_padding_is_what_the_copy_list_leaves_out():
     assert reader.struct_copy_padding(md, 32) == ((12, 16), (28, 32))
     # a list that reaches past the copy (a copy a pass shortened) says nothing
     assert reader.struct_copy_padding(md, 24) == ()
+
+
+RECORDS = """
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+define double @f(ptr %h, ptr %s, i64 %n) {
+  %len = mul i64 %n, 16
+  call void @llvm.memcpy.p0.p0.i64(ptr %h, ptr %s, i64 %len, i1 false)
+  %a = load double, ptr %h
+  %p = getelementptr i8, ptr %h, i64 OFFSET
+  %b = load TYPE, ptr %p
+  ret double %a
+}
+"""
+
+
+@pytest.mark.parametrize("offset, type_, records", [("16", "double", True), ("24", "ptr", False)])
+def test_records_hold_what_the_first_holds_unless_a_later_fact_disagrees(offset, type_, records):
+    m = module_from_ir(RECORDS.replace("OFFSET", offset).replace("TYPE", type_))
+    res, f = analyze(m, "f")
+    (copy,) = calls_to(f, "llvm.memcpy")
+    layout = res.records_layout(copy, 8)
+    # 8-byte records of one double, unless the pointer at 24 says the memory is not that
+    assert (layout is not None) is records
+    if records:
+        assert [(s.offset, s.size, str(s.type)) for s in layout.segments] == [(0, 8, "Float@double")]

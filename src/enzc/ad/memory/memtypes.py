@@ -301,9 +301,10 @@ def _walked_records_layout(gu: GradientState, call: CallBase) -> CopyLayout | No
     analysis shows for the first, its padding no data."""
     seeds = TypeSeeds(gu.layout)
     multiple = multiple_of(call.args[2])
+    no_data = _no_data(gu, call)
     for step in sorted({s for p in call.args[:2] for s in _walk_steps(p, seeds)}):
         if step > 1 and multiple % step == 0:
-            layout = gu.types.records_layout(call, step, _no_data(gu, call))
+            layout = gu.types.records_layout(call, step, no_data)
             if layout is not None:
                 return layout
     return None
@@ -327,15 +328,14 @@ def _walk_steps(ptr: Value, seeds: TypeSeeds) -> set[int]:
                 if off is not None and off[0] == 0 and off[1] > 1:
                     steps.add(off[1])
             elif isinstance(user, (Phi, Select)):
-                steps |= _phi_steps(user, seeds)
+                if isinstance(user, Phi):
+                    steps |= _phi_steps(user, seeds)
                 work.append(user)
     return steps
 
 
-def _phi_steps(v: Value, seeds: TypeSeeds) -> set[int]:
+def _phi_steps(v: Phi, seeds: TypeSeeds) -> set[int]:
     """S when phi `v` takes `v + S` (a constant GEP of it) as one of its values."""
-    if not isinstance(v, Phi):
-        return set()
     steps = set()
     for value, _ in v.incoming:
         if isinstance(value, GetElementPtr) and value.ptr is v:

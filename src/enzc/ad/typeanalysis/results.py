@@ -203,9 +203,13 @@ class TypeResults:
                        no_data: Callable[[int, int], bool] | None = None) -> CopyLayout | None:
         """The copy as records of `size` bytes that each hold what the types of both
         pointees show for the first, `[0, size)` (unknown bytes asked of `no_data`);
-        None unless every byte there is known. The caller vouches that the program
-        treats the memory as such records (it walks it in steps of `size`)."""
+        None unless every byte there is known and every fact beyond the first
+        record agrees with it. The caller vouches that the program treats the
+        memory as such records (it walks it in steps of `size`)."""
         memory = self.tree_of(call.args[0]).data0().join(self.tree_of(call.args[1]).data0())
+        heads = memory.first_level()
+        if any(offset >= size and heads.get(offset % size) != t for offset, t in heads.items()):
+            return None
         segments = memory_segments(memory, 0, size)
         if no_data is not None:
             segments = _without_data(segments, no_data)
