@@ -104,3 +104,38 @@ def test_records_hold_what_the_first_holds_unless_a_later_fact_disagrees(offset,
     assert (layout is not None) is records
     if records:
         assert [(s.offset, s.size, str(s.type)) for s in layout.segments] == [(0, 8, "Float@double")]
+
+
+DISTANCE = """
+define i64 @f(ptr %buf, ptr %other, i64 %n, i64 %k) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %end = phi ptr [ %buf, %entry ], [ %end.next, %loop ]
+  %end.next = getelementptr i8, ptr %end, i64 24
+  %i.next = add i64 %i, 1
+  %c = icmp eq i64 %i.next, %n
+  br i1 %c, label %exit, label %loop
+exit:
+  %moved = getelementptr i8, ptr %buf, i64 %k
+  %e = ptrtoint ptr %end.next to i64
+  %b = ptrtoint ptr BEGIN to i64
+  %d = sub i64 %e, %b
+  ret i64 %d
+}
+"""
+
+
+@pytest.mark.parametrize("begin, multiple", [("%buf", 24), ("%other", 1), ("%moved", 1)])
+def test_end_minus_begin_of_one_buffer_walked_in_records_is_a_multiple_of_the_record(begin, multiple):
+    # std::vector copies end - begin bytes; stepping 24 bytes from the buffer's start
+    # makes that a whole number of 24-byte records, unless begin is another object
+    # or an unknown number of bytes in
+    from enzc.ad.typeanalysis.analysis import TypeAnalysis
+    from enzc.ad.typeanalysis.offsets import length_multiple
+
+    m = module_from_ir(DISTANCE.replace("BEGIN", begin))
+    f = m.functions["f"]
+    d = next(i for i in f.instructions() if i.name == "d")
+    assert length_multiple(d, TypeAnalysis(m).provenance(f, {})) == multiple

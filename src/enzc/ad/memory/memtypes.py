@@ -22,15 +22,15 @@ from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Phi, Select, Store
 from enzc.ir.libc import define_helper
 from enzc.ir.module import Function
-from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, Type
-from enzc.ir.values import ConstantInt, Value
+from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, IntType, Type
+from enzc.ir.values import ConstantInt, ConstantSimple, Value
 
 from enzc.ad.analysis.activity import float_leaves
 from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.runtime_activity import inactive_at_run_time
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
 from enzc.ad.typeanalysis.indexed_types import declared_segments, indexed_type
-from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers, gep_offset, multiple_of
+from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers, gep_offset, length_multiple
 from enzc.ad.typeanalysis.padding import empty_bytes
 from enzc.ad.typeanalysis.results import CopyLayout, Segment
 from enzc.ad.typeanalysis.typetree import Kind, float_type
@@ -239,16 +239,50 @@ def _declared_element(ptr: Value, gu: GradientState) -> Type | None:
     located = alloca_offset(ptr, TypeSeeds(gu.layout))
     if located is not None and located[1] == 0 and located[0].count is None:
         return located[0].allocated_type
-    return indexed_type(ptr) or _indexed_from(ptr)
+    own = indexed_type(ptr)
+    if own is not None and not _is_byte(own):
+        return own
+    return _indexed_from(ptr) or _indexed_from_every_source(ptr)
+
+
+def _indexed_from_every_source(ptr: Value) -> Type | None:
+    """The one type every buffer a phi or select may choose is indexed with
+    (`std::vector`'s data pointer after a loop that grew it: the old buffer or the
+    new one, each walked as `getelementptr %struct.P`); null chooses nothing."""
+    sources: list[Value] = []
+    work, seen = [ptr], set()
+    while work:
+        v = work.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if len(seen) > 32:
+            return None
+        if isinstance(v, Phi):
+            work += [value for value, _ in v.incoming]
+        elif isinstance(v, Select):
+            work += [v.true_value, v.false_value]
+        elif not (isinstance(v, ConstantSimple) and v.keyword in ("null", "poison", "undef")):
+            sources.append(v)
+    if ptr in sources or not sources:
+        return None
+    types = {_indexed_from(v) for v in sources}
+    return types.pop() if len(types) == 1 else None
 
 
 def _indexed_from(ptr: Value) -> Type | None:
     """The element type of every `getelementptr T, ptr %ptr, %i` (one variable
-    index), when they all agree."""
+    index), when they all agree. Byte offsets (`getelementptr i8, ptr %new, i64
+    %used`, where `std::vector` growing puts the new element) declare no type."""
     types = {t for use in ptr.uses
              if isinstance(use.user, GetElementPtr) and use.user.ptr is ptr
-             and (t := indexed_type(use.user)) is not None}
+             and (t := indexed_type(use.user)) is not None and not _is_byte(t)}
     return types.pop() if len(types) == 1 else None
+
+
+def _is_byte(t: Type) -> bool:
+    """`i8`: LLVM's type for byte offsets, which says nothing of what is there."""
+    return isinstance(t, IntType) and t.bits == 8
 
 
 def _agreed_element_type(gu: GradientState, call: CallBase) -> FloatType | None:
@@ -289,9 +323,15 @@ def _indexed_element_layout(gu: GradientState, call: CallBase) -> CopyLayout | N
     elem = elems.pop() if len(elems) == 1 else None
     segments = declared_segments(elem, gu.layout) if elem is not None else None
     size = gu.layout.alloc_size_of(elem) if elem is not None else 0
-    if segments is None or size == 0 or multiple_of(call.args[2]) % size:
+    if segments is None or size == 0 or _length_multiple(gu, call) % size:
         return None
     return CopyLayout(tuple(segments), size)
+
+
+def _length_multiple(gu: GradientState, call: CallBase) -> int:
+    """A number the length of copy `call` is always a multiple of (`length_multiple`)."""
+    provenance = gu.types.analysis.provenance(gu.types.function, {})
+    return length_multiple(call.args[2], provenance)
 
 
 def _walked_records_layout(gu: GradientState, call: CallBase) -> CopyLayout | None:
@@ -300,7 +340,7 @@ def _walked_records_layout(gu: GradientState, call: CallBase) -> CopyLayout | No
     stepping by 24, or an index scaled by 24): every record holds what type
     analysis shows for the first, its padding no data."""
     seeds = TypeSeeds(gu.layout)
-    multiple = multiple_of(call.args[2])
+    multiple = _length_multiple(gu, call)
     no_data = _no_data(gu, call)
     for step in sorted({s for p in call.args[:2] for s in _walk_steps(p, seeds)}):
         if step > 1 and multiple % step == 0:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.cfg import edge_count
 from enzc.ir.dominators import DominatorTree
-from enzc.ir.instructions import Alloca, CallBase, Instruction, Invoke, Phi, Store
+from enzc.ir.instructions import Alloca, CallBase, Instruction, Invoke, LandingPad, Phi, Store
 from enzc.ir.loops import Loop, LoopInfo, reject_irreducible
 from enzc.ir.module import BasicBlock, Function
 from enzc.ir.transforms import ValueMap, clone_function, redirect_edges, remove_unreachable_blocks, split_edge
@@ -49,7 +49,11 @@ def prepare(fn: Function) -> tuple[Function, ValueMap]:
             preds = exit_block.predecessors
             if any(not loop.contains(p) for p in preds):
                 inside = [p for p in preds if loop.contains(p)]
-                split_predecessors(exit_block, inside, f"{exit_block.name or 'exit'}.loopexit")
+                name = f"{exit_block.name or 'exit'}.loopexit"
+                if isinstance(exit_block.first_non_phi, LandingPad):
+                    split_landing_pad(exit_block, inside, name)
+                else:
+                    split_predecessors(exit_block, inside, name)
     form_lcssa(copy, LoopInfo(copy))
     return copy, vmap
 
@@ -109,6 +113,27 @@ def split_predecessors(block: BasicBlock, preds: list[BasicBlock], name: str) ->
     for p in preds:
         redirect_edges(p, block, mid)
     return mid
+
+
+def split_landing_pad(block: BasicBlock, preds: list[BasicBlock], name: str) -> None:
+    """`split_predecessors` for a landing pad, which only unwind edges may enter:
+    `preds` and the other predecessors each unwind to a new pad of their own (a
+    copy of the `landingpad`) that branches to `block`, where a phi of the two
+    takes the old pad's place (what LLVM's loop simplification does)."""
+    pad = block.first_non_phi
+    assert isinstance(pad, LandingPad)
+    others = [p for p in block.predecessors if p not in preds]
+    caught = []
+    for group, suffix in ((preds, ""), (others, ".split-lp")):
+        mid = split_predecessors(block, group, name + suffix)
+        copy = LandingPad(pad.type, pad.cleanup, pad.clauses, (pad.name or "lpad") + suffix)
+        copy.insert_before(mid.instructions[len(mid.phis)])
+        caught.append((copy, mid))
+    b = IRBuilder()
+    b.position_before(pad)
+    merged = b.phi(pad.type, caught, name=pad.name or "lpad")
+    pad.replace_all_uses_with(merged)
+    pad.erase()
 
 
 def form_lcssa(fn: Function, loops: LoopInfo) -> None:

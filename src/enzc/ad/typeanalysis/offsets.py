@@ -493,6 +493,35 @@ def _provenance_step(inst, of, seeds: TypeSeeds, memo: dict[Value, int]) -> Prov
     return None
 
 
+def length_multiple(length: Value, provenance: dict[Value, Provenance]) -> int:
+    """A number the byte count `length` of a copy is always a multiple of: what
+    `multiple_of` finds, or, for `end - begin` (two pointers' addresses
+    subtracted: `std::vector` copies its elements with `memmove(new, begin, end -
+    begin)`), what both pointers' provenance says of their distance. C and C++
+    subtract pointers into one object only, so two pointers derived from one
+    object through steps of S bytes are a multiple of S apart; pointers of
+    different objects say nothing."""
+    return _lcm(multiple_of(length), _distance_multiple(length, provenance))
+
+
+def _distance_multiple(length: Value, provenance: dict[Value, Provenance]) -> int:
+    """For `ptrtoint %end - ptrtoint %begin` of pointers into one object, a number
+    their distance is a multiple of; 1 otherwise."""
+    if not (isinstance(length, BinaryOp) and length.opcode == "sub"):
+        return 1
+    end, begin = (_address_of(op) for op in (length.lhs, length.rhs))
+    if end is None or begin is None:
+        return 1
+    end_obj, end_c, end_g = provenance.get(end, (end, 0, 0))
+    begin_obj, begin_c, begin_g = provenance.get(begin, (begin, 0, 0))
+    return gcd(end_g, begin_g, end_c - begin_c) if end_obj is begin_obj else 1
+
+
+def _address_of(v: Value) -> Value | None:
+    """The pointer `ptrtoint %p` converts, else None."""
+    return v.value if isinstance(v, Cast) and v.opcode == "ptrtoint" else None
+
+
 def _is_null_like(v: Value) -> bool:
     """null/undef/poison point at no object: they do not decide a phi's object."""
     return isinstance(v, ConstantSimple) and v.keyword in ("null", "undef", "poison")

@@ -19,7 +19,7 @@ from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.typeanalysis.call_rules import is_defined
 from enzc.ad.typeanalysis.errors import TypeConflictError, UnknownTypeError, describe_value
-from enzc.ad.typeanalysis.offsets import TypeSeeds, multiple_of
+from enzc.ad.typeanalysis.offsets import TypeSeeds, length_multiple, multiple_of
 from enzc.ad.typeanalysis.state import FunctionState
 from enzc.ad.typeanalysis.tbaa import TBAAReader
 from enzc.ad.typeanalysis.typetree import ANYTHING, CONFLICT, EMPTY, UNKNOWN, BaseType, Kind, TypeTree
@@ -182,7 +182,7 @@ class TypeResults:
                                          memory_segments(self.tree_of(src).data0(), 0, length.value))
             period = None
         else:
-            period = multiple_of(length)
+            period = length_multiple(length, self._state.provenance())
             segments = memory_segments(memory, 0, period) if period > 1 and repeats(memory, period) else []
             if period <= 1 or _segments_type(segments).kind is Kind.UNKNOWN:
                 uniform = _uniform_lanes(memory)
