@@ -55,6 +55,53 @@ def test_no_gap_after_a_member_of_unknown_size_in_the_classic_format():
     assert reader.padding_ranges(node) == ((20, 24),)
 
 
+CHARS = ("union U { int i; double d; };\n"
+         "struct S { double a; char c; double b; char raw[3]; double d; union U u; int n; float f; double z; };\n"
+         "double g(struct S *s) { return s->b; }\n"
+         "void h(struct S *s, long i) { s[i].n = 1; }\n")  # keeps %struct.S in the IR
+
+
+def test_the_ir_declaration_sizes_char_members_but_not_unions():
+    m = module_from_c(CHARS, "-O2")
+    assert "struct.S" in m.types
+    reader, node = _node_of_first_load(m, "g")
+    # `c` is one byte and `raw` three (i8, [3 x i8]), so the gaps after them are
+    # padding; the union (%union.U) may hold a double: nothing after it is known
+    assert reader.char_ranges(node) == ((8, 9), (24, 27))
+    assert reader.padding_ranges(node) == ((9, 16), (27, 32))
+
+
+def test_without_its_ir_declaration_a_char_member_says_nothing():
+    m = module_from_c(CHARS.replace("void h", "static void unused"), "-O2")
+    assert "struct.S" not in m.types
+    reader, node = _node_of_first_load(m, "g")
+    assert reader.char_ranges(node) == () and reader.padding_ranges(node) == ()
+
+
+def test_a_declaration_that_disagrees_with_the_node_is_not_believed():
+    m = module_from_c(CHARS, "-O2")
+    m.types["struct.S"].elements = (m.types["struct.S"].elements[0],) + m.types["struct.S"].elements[2:]
+    reader, node = _node_of_first_load(m, "g")
+    assert reader.char_ranges(node) == ()
+
+
+@pytest.mark.parametrize("mangled, name", [("S", "S"), ("_ZTS1S", "S"), ("_ZTSN2ns5InnerE", "ns::Inner"),
+                                           ("_ZTSSt6vectorIdSaIdEE", None), ("_ZTS1SIiE", None)])
+def test_record_names_as_clang_spells_its_ir_types(mangled, name):
+    from enzc.ad.typeanalysis.declared_records import _source_name
+
+    assert _source_name(mangled) == name
+
+
+def test_a_cxx_char_member_is_sized_by_its_class_declaration():
+    m = parse_module(cxx_ir("namespace ns { struct S { double a; char c; double b; }; }\n"
+                            'extern "C" double g(ns::S *s) { return s->b; }\n'
+                            'extern "C" void h(ns::S *s, long i) { s[i].a = 1; }\n'))
+    reader, node = _node_of_first_load(m, "g")
+    assert reader.char_ranges(node) == ((8, 9),)
+    assert reader.padding_ranges(node) == ((9, 16),)
+
+
 def test_the_size_aware_format_sizes_char_members_and_arrays():
     m = module_from_c("struct S { double a; char c; double b; char raw[3]; double d; };\n"
                       "double g(struct S *s) { return s->b; }\n", "-O2", "-Xclang", "-new-struct-path-tbaa")

@@ -249,5 +249,5 @@ def _tagged(inst: Load | Store, d: int, reader: TBAAReader) -> set[tuple[int, in
         return set()
     node, offset = base
     start = d - offset
-    ranges = reader.empty_member_ranges(node) + reader.padding_ranges(node)
+    ranges = reader.empty_member_ranges(node) + reader.padding_ranges(node) + reader.char_ranges(node)
     return {(start + lo, start + hi) for lo, hi in ranges}

@@ -26,11 +26,13 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
+from enzc.ir.datalayout import for_module
 from enzc.ir.metadata import Metadata, MDRaw, MDRef, MDString, MDTuple, MDValue
 from enzc.ir.module import Module
 from enzc.ir.values import ConstantInt
 
-from enzc.ad.typeanalysis.typetree import INTEGER, POINTER, BaseType, Path, TypeTree, float_type
+from enzc.ad.typeanalysis.declared_records import Member, char_member_sizes
+from enzc.ad.typeanalysis.typetree import INTEGER, POINTER, BaseType, Kind, Path, TypeTree, float_type
 
 _FLOAT_NAMES = {
     "float": "float",
@@ -85,6 +87,8 @@ class TBAAReader:
         self._layouts: dict[int, TypeTree] = {}
         self._empty: dict[int, tuple[tuple[int, int], ...]] = {}
         self._padding: dict[int, tuple[tuple[int, int], ...]] = {}
+        self._chars: dict[int, dict[int, int]] = {}
+        self.layout = for_module(module) if module is not None else None
         self._lists_bases: bool | None = None
 
     # -- metadata plumbing -----------------------------------------------------------
@@ -215,8 +219,9 @@ class TBAAReader:
         member, and, in a C struct, from the last member to its size (the size-aware
         format) or to the next multiple of its widest scalar. A classic-format
         member named `omnipotent char` (a `char`, an array, a union, a vector, a
-        complex) may run on, so no gap follows it; a C++ class's tail is left out
-        (a derived class may reuse it)."""
+        complex) may run on, so no gap follows it unless clang's IR declaration of
+        the record shows a `char` or `char` array there (`char_ranges`); a C++
+        class's tail is left out (a derived class may reuse it)."""
         node = self.resolve(node_md)
         if node is None or depth > _MAX_STRUCT_DEPTH:
             return ()
@@ -227,11 +232,12 @@ class TBAAReader:
         out: list[tuple[int, int]] = []
         if info is not None and _is_struct_name(info.name):
             ends: dict[int, int | None] = {}
+            chars = self._char_sizes(node)
             for member, offset, size in info.members:
                 if offset is None:
                     continue
                 out += [(offset + lo, offset + hi) for lo, hi in self.padding_ranges(member, depth + 1)]
-                extent = size if size is not None else self._extent(member, depth + 1)
+                extent = size if size is not None else self._extent(member, depth + 1) or chars.get(offset)
                 known = ends.get(offset, 0)
                 ends[offset] = None if extent is None or known is None else max(known, offset + extent)
             starts = sorted(ends)
@@ -247,6 +253,37 @@ class TBAAReader:
                     out.append((tail_from, tail_to))
         self._padding[id(node)] = result = tuple(sorted(set(out)))
         return result
+
+    def char_ranges(self, node_md: Metadata | None, depth: int = 0) -> tuple[tuple[int, int], ...]:
+        """[start, end) byte ranges of an object of TBAA type `node_md` that hold a
+        `char` or a `char` array member (as clang's IR declaration of the record
+        shows, `declared_records`): characters, no floating-point data."""
+        node = self.resolve(node_md)
+        info = self.type_node(node)
+        if info is None or depth > _MAX_STRUCT_DEPTH or not _is_struct_name(info.name):
+            return ()
+        out = [(offset, offset + n) for offset, n in self._char_sizes(node).items()]
+        for member, offset, _ in info.members:
+            if offset is not None:
+                out += [(offset + lo, offset + hi) for lo, hi in self.char_ranges(member, depth + 1)]
+        return tuple(sorted(set(out)))
+
+    def _char_sizes(self, node: Metadata | None) -> dict[int, int]:
+        """Bytes of the `omnipotent char` members of record `node` that the IR
+        declaration sizes, by offset (classic format only: the other sizes them)."""
+        cached = self._chars.get(id(node))
+        if self.layout is None:
+            return {}
+        if cached is None:
+            info = self.type_node(node)
+            members: list[Member] = []
+            for member, offset, size in info.members if info is not None else ():
+                name = self.type_node(member).name if self.type_node(member) is not None else None
+                if offset is not None and size is None:
+                    members.append((offset, *_member_kind(name)))
+            cached = self._chars[id(node)] = char_member_sizes(self.module, self.layout, info.name if info else None,
+                                                             members)
+        return cached
 
     def _extent(self, node_md: Metadata | None, depth: int) -> int | None:
         """Bytes from the start of a member of type `node_md` to the end of its last
@@ -372,6 +409,19 @@ def scalar_tree(name: str, size: int | None = None) -> TypeTree | None:
     if name in ("omnipotent char", "Simple C/C++ TBAA", "Simple C++ TBAA"):
         return TypeTree()
     return None
+
+
+def _member_kind(name: str | None) -> tuple[str, int | None]:
+    """(kind, size) of a member named `name`, as `declared_records` compares them."""
+    if name == "omnipotent char":
+        return "char", None
+    tree = scalar_tree(name) if name is not None else None
+    first = tree.first_level().get(0) if tree is not None else None
+    size = _scalar_size(name) if name is not None else None
+    if first is None or size is None:
+        return "record", None
+    kinds = {Kind.FLOAT: "float", Kind.INTEGER: "integer", Kind.POINTER: "pointer"}
+    return kinds.get(first.kind, "record"), size
 
 
 def _scalar_size(name: str) -> int | None:
