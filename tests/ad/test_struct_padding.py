@@ -186,3 +186,33 @@ def test_end_minus_begin_of_one_buffer_walked_in_records_is_a_multiple_of_the_re
     f = m.functions["f"]
     d = next(i for i in f.instructions() if i.name == "d")
     assert length_multiple(d, TypeAnalysis(m).provenance(f, {})) == multiple
+
+
+def test_a_constant_address_is_no_object_of_a_distance():
+    # erase() on an empty std::vector would move from `inttoptr (i64 48 to ptr)` (null's
+    # begin + 48): that path does not make `end - begin` a distance between two objects
+    from enzc.ad.typeanalysis.analysis import TypeAnalysis
+    from enzc.ad.typeanalysis.offsets import length_multiple
+
+    m = module_from_ir("""
+define i64 @f(ptr %buf, i1 %c) {
+entry:
+  br i1 %c, label %full, label %empty
+full:
+  %e = getelementptr i8, ptr %buf, i64 96
+  %b = getelementptr i8, ptr %buf, i64 48
+  br label %join
+empty:
+  br label %join
+join:
+  %end = phi ptr [ %e, %full ], [ null, %empty ]
+  %begin = phi ptr [ %b, %full ], [ inttoptr (i64 48 to ptr), %empty ]
+  %ei = ptrtoint ptr %end to i64
+  %bi = ptrtoint ptr %begin to i64
+  %d = sub i64 %ei, %bi
+  ret i64 %d
+}
+""")
+    f = m.functions["f"]
+    d = next(i for i in f.instructions() if i.name == "d")
+    assert length_multiple(d, TypeAnalysis(m).provenance(f, {})) == 48

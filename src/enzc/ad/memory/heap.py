@@ -188,4 +188,5 @@ def _reverse_moved_contents(gu: GradientState, orig: CallBase, alloc: Allocator)
     old = gu.lookup(gu.shadow(orig.args[alloc.moves_from]))  # type: ignore[index]
     new = gu.lookup(gu.shadow(orig))
     n = _byte_count(b, [gu.lookup(gu.new_value(orig.args[i])) for i in alloc.size_args])
-    copy_adjoint_by_bytes(gu, orig, new, old, _moved_bytes(b, gu.module, old, n))
+    sizes = [orig.args[i] for i in alloc.size_args]
+    copy_adjoint_by_bytes(gu, orig, sizes, new, old, _moved_bytes(b, gu.module, old, n))

@@ -18,7 +18,10 @@ reused).
 
 from __future__ import annotations
 
+from math import prod
+
 from enzc.ir.builder import IRBuilder, new_block
+from enzc.ir.datalayout import DataLayout
 from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Phi, Select, Store
 from enzc.ir.libc import define_helper
 from enzc.ir.module import Function
@@ -60,11 +63,47 @@ def memcpy_adjoint(gu: GradientState, call: CallBase) -> None:
                         drop=True)
 
 
-def copy_adjoint_by_bytes(gu: GradientState, owner: Value, d_dst: Value, d_src: Value, nbytes: Value) -> None:
+def copy_adjoint_by_bytes(gu: GradientState, owner: CallBase, sizes: list[Value], d_dst: Value, d_src: Value,
+                          nbytes: Value) -> None:
     """`d_src += d_dst; d_dst = 0` over `nbytes` (a reverse-pass value) of the
-    memory original pointer `owner` points to, which must be one repeated pattern."""
-    layout = repeated_layout(gu, owner)
+    memory the allocation `owner` of `sizes` bytes (their product) returns: one
+    repeated pattern, or records of the one type the program indexes it with."""
+    layout = _repeated(gu, owner) or _records_indexed(gu, owner, sizes)
+    if layout is None:
+        raise gu.error(owner, "cannot deduce the element type of memory moved by realloc",
+                       "store and load the reallocated memory with its real type (double, float) in the "
+                       "differentiated code")
     emit_layout_adjoint(gu, layout, d_dst, d_src, nbytes)
+
+
+def _records_indexed(gu: GradientState, ptr: Value, sizes: list[Value]) -> CopyLayout | None:
+    """The block at `ptr` as records of the one type every index into it uses (`p =
+    realloc(p, cap * sizeof *p)`, then `p[i].x`: `getelementptr %struct.P`, after a
+    phi), when its size (the product of `sizes`) is a whole number of them."""
+    elem = _indexed_below(ptr)
+    segments = declared_segments(elem, gu.layout) if elem is not None else None
+    record = gu.layout.alloc_size_of(elem) if segments is not None else 0
+    provenance = gu.types.analysis.provenance(gu.types.function, {})
+    multiple = prod(length_multiple(size, provenance) for size in sizes)
+    if not record or multiple % record:
+        return None
+    return CopyLayout(tuple(segments), record)  # type: ignore[arg-type]
+
+
+def _indexed_below(ptr: Value) -> Type | None:
+    """The one type the program indexes `ptr` with, directly or after phis and
+    selects that choose it (`_indexed_from`); None when none or several."""
+    types: set[Type] = set()
+    work, seen = [ptr], set()
+    while work and len(seen) < 32:
+        v = work.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if (t := _indexed_from(v)) is not None:
+            types.add(t)
+        work += [use.user for use in v.uses if isinstance(use.user, (Phi, Select))]
+    return types.pop() if len(types) == 1 else None
 
 
 def emit_layout_adjoint(gu: GradientState, layout: CopyLayout, d_dst: Value, d_src: Value, n: Value,
@@ -215,7 +254,7 @@ def _written_ranges(alloca: Alloca, seeds: TypeSeeds) -> list[tuple[int, int]] |
     return ranges
 
 
-def repeated_layout(gu: GradientState, ptr: Value) -> CopyLayout:
+def _repeated(gu: GradientState, ptr: Value) -> CopyLayout | None:
     """The memory behind original pointer `ptr` as one repeated pattern."""
     memory = gu.types.tree_of(ptr).data0()
     heads = memory.first_level()
@@ -226,10 +265,7 @@ def repeated_layout(gu: GradientState, ptr: Value) -> CopyLayout:
             return CopyLayout((Segment(0, t.stride, t),), t.stride)
         if t.kind in (Kind.INTEGER, Kind.POINTER):
             return CopyLayout((), None)
-    raise gu.error(ptr if isinstance(ptr, CallBase) else None,  # type: ignore[arg-type]
-                   "cannot deduce the element type of memory moved by realloc",
-                   "store and load the reallocated memory with its real type (double, float) in the "
-                   "differentiated code")
+    return None
 
 
 def _declared_element(ptr: Value, gu: GradientState) -> Type | None:
@@ -242,14 +278,18 @@ def _declared_element(ptr: Value, gu: GradientState) -> Type | None:
     own = indexed_type(ptr)
     if own is not None and not _is_byte(own):
         return own
-    return _indexed_from(ptr) or _indexed_from_every_source(ptr)
+    return _indexed_from(ptr) or _indexed_from_every_source(ptr, gu.layout)
 
 
-def _indexed_from_every_source(ptr: Value) -> Type | None:
+def _indexed_from_every_source(ptr: Value, layout: DataLayout) -> Type | None:
     """The one type every buffer a phi or select may choose is indexed with
     (`std::vector`'s data pointer after a loop that grew it: the old buffer or the
-    new one, each walked as `getelementptr %struct.P`); null chooses nothing."""
+    new one, each walked as `getelementptr %struct.P`), when the constant steps
+    between (a loop pointer moving one element at a time) are whole elements; null
+    chooses nothing."""
     sources: list[Value] = []
+    steps: set[int] = set()
+    seeds = TypeSeeds(layout)
     work, seen = [ptr], set()
     while work:
         v = work.pop()
@@ -262,12 +302,17 @@ def _indexed_from_every_source(ptr: Value) -> Type | None:
             work += [value for value, _ in v.incoming]
         elif isinstance(v, Select):
             work += [v.true_value, v.false_value]
+        elif isinstance(v, GetElementPtr) and (off := gep_offset(v, seeds, {})) is not None and off[1] == 0:
+            steps.add(off[0])
+            work.append(v.ptr)
         elif not (isinstance(v, ConstantSimple) and v.keyword in ("null", "poison", "undef")):
             sources.append(v)
     if ptr in sources or not sources:
         return None
     types = {_indexed_from(v) for v in sources}
-    return types.pop() if len(types) == 1 else None
+    elem = types.pop() if len(types) == 1 else None
+    size = seeds.alloc_size(elem) if elem is not None else None
+    return elem if size and all(step % size == 0 for step in steps) else None
 
 
 def _indexed_from(ptr: Value) -> Type | None:

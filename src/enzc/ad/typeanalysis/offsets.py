@@ -17,7 +17,7 @@ from enzc.ir.datalayout import DataLayout, DataLayoutError
 from enzc.ir.instructions import Alloca, BinaryOp, Cast, GetElementPtr, Phi, Select
 from enzc.ir.types import FLOAT_KINDS, ArrayType, FloatType, IntType, NamedStructType, PointerType, StructType, Type
 from enzc.ir.types import VectorType
-from enzc.ir.values import ConstantInt, ConstantSimple, Value
+from enzc.ir.values import ConstantExpr, ConstantInt, ConstantSimple, Value
 
 from enzc.ad.typeanalysis.typetree import ANYTHING, INTEGER, MAX_ENTRIES, POINTER, BaseType, Path, TypeTree, float_type
 
@@ -524,7 +524,14 @@ def _address_of(v: Value) -> Value | None:
 
 def _is_null_like(v: Value) -> bool:
     """null/undef/poison point at no object: they do not decide a phi's object."""
-    return isinstance(v, ConstantSimple) and v.keyword in ("null", "undef", "poison")
+    return (isinstance(v, ConstantSimple) and v.keyword in ("null", "undef", "poison")) or is_fixed_address(v)
+
+
+def is_fixed_address(v: Value) -> bool:
+    """`inttoptr (i64 48 to ptr)`: a constant address, no object (what `&begin[3]`
+    becomes on the path where an empty `std::vector`'s `begin` is null)."""
+    return isinstance(v, ConstantExpr) and v.opcode == "inttoptr" and all(
+        isinstance(op, ConstantInt) for op in v.operands)
 
 
 def _norm(obj: Value, c: int, g: int) -> Provenance:

@@ -19,7 +19,7 @@ from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.typeanalysis.call_rules import is_defined
 from enzc.ad.typeanalysis.errors import TypeConflictError, UnknownTypeError, describe_value
-from enzc.ad.typeanalysis.offsets import TypeSeeds, length_multiple, multiple_of
+from enzc.ad.typeanalysis.offsets import TypeSeeds, length_multiple
 from enzc.ad.typeanalysis.state import FunctionState
 from enzc.ad.typeanalysis.tbaa import TBAAReader
 from enzc.ad.typeanalysis.typetree import ANYTHING, CONFLICT, EMPTY, UNKNOWN, BaseType, Kind, TypeTree
