@@ -438,7 +438,16 @@ def _helper(gu: GradientState, elem: FloatType, drop: bool = False) -> Function:
     for `reps` blocks `stride` bytes apart, `per` consecutive elements each:
     d_src += d_dst; d_dst = 0 (forwards if d_dst > d_src, else backwards).
     `drop` (`__enzc_drop_adjoint_<T>`): d_dst = 0 only, d_src untouched."""
-    name = f"__enzc_{'drop' if drop else 'copy'}_adjoint_{elem}"
+    return element_loop(gu, elem, "drop_adjoint" if drop else "copy_adjoint")
+
+
+def element_loop(gu: GradientState, elem: Type, mode: str) -> Function:
+    """`void __enzc_<mode>_<T>(ptr dst, ptr src, i64 reps, i64 per, i64 stride)`: for
+    `reps` blocks `stride` bytes apart, `per` consecutive elements of type `T` each,
+    in the order an overlapping move needs: `copy_adjoint` (src += dst; dst = 0,
+    the adjoint of a copy from src to dst), `drop_adjoint` (dst = 0) or `move`
+    (dst = src: shadow pointers moved forward with the copy)."""
+    name = f"__enzc_{mode}_{elem}"
     fn, fresh = define_helper(gu.module, name, FunctionType(VOID, (PTR, PTR, I64, I64, I64)),
                               ("d_dst", "d_src", "reps", "per", "stride"))
     if not fresh:
@@ -452,17 +461,21 @@ def _helper(gu: GradientState, elem: FloatType, drop: bool = False) -> Function:
     b.position_at_end(loop)
     k = b.phi(I64, [(ConstantInt(I64, 0), entry)], "k")
     last = b.sub(b.sub(total, ConstantInt(I64, 1), "last"), k, "down")
-    j = b.select(up, k, last, "j")
+    # an adjoint moves from dst to src: forwards when dst lies above; a move the other way
+    j = b.select(up, last, k, "j") if mode == "move" else b.select(up, k, last, "j")
     r = b.udiv(j, per, "r")
     e = b.urem(j, per, "e")
     size = ConstantInt(I64, gu.layout.alloc_size_of(elem))
     off = b.add(b.mul(r, stride, "r.off"), b.mul(e, size, "e.off"), "off")
     pd = b.gep(I8, d_dst, [off], "pd")
     ps = b.gep(I8, d_src, [off], "ps")
-    v = b.load(elem, pd, "v", align=1)  # copied bytes may sit at any offset (packed structs)
-    b.store(b.const_zero(elem), pd, align=1)
-    if not drop:
-        b.store(b.fadd(b.load(elem, ps, "s", align=1), v, "sum"), ps, align=1)
+    if mode == "move":
+        b.store(b.load(elem, ps, "v", align=1), pd, align=1)  # copied bytes may sit at any offset
+    else:
+        v = b.load(elem, pd, "v", align=1)  # copied bytes may sit at any offset (packed structs)
+        b.store(b.const_zero(elem), pd, align=1)
+        if mode == "copy_adjoint":
+            b.store(b.fadd(b.load(elem, ps, "s", align=1), v, "sum"), ps, align=1)
     nxt = b.add(k, ConstantInt(I64, 1), "k.next")
     k.add_incoming(nxt, loop)
     b.cond_br(b.icmp("ult", nxt, total, "more"), loop, done)

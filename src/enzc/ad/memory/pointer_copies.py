@@ -14,13 +14,13 @@ from __future__ import annotations
 from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import CallBase
 from enzc.ir.libc import declare
-from enzc.ir.types import I1, I8, I64
+from enzc.ir.types import I1, I8, I64, PTR
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.calls import is_memory_copy
 from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.runtime_activity import inactive_at_run_time, masked_length
-from enzc.ad.memory.memtypes import copy_layout
+from enzc.ad.memory.memtypes import copy_layout, element_loop
 from enzc.ad.typeanalysis.typetree import Kind
 
 
@@ -44,10 +44,15 @@ def copy_pointer_shadows(gu: GradientState, call: CallBase) -> None:
         n = masked_length(b, inactive, _bytes(b, gu.new_value(call.args[2])))
         _move(gu, b, d_dst, d_src, n)  # nothing in it accumulates
         return
-    if layout.period is not None:
-        raise gu.error(call, "cannot copy an array of records holding both pointers and floating-point "
-                             "values between active buffers",
-                       "copy the records field by field, or keep the pointers in a separate array")
+    if layout.period is not None:  # records, each with its pointers among floats
+        n = _bytes(b, gu.new_value(call.args[2]))
+        reps = masked_length(b, inactive, b.udiv(n, ConstantInt(I64, layout.period), "n.records"))
+        for seg in pointers:
+            offset = ConstantInt(I64, seg.offset)
+            b.call(element_loop(gu, PTR, "move"), [
+                b.gep(I8, d_dst, [offset], "ptr.shadow.dst"), b.gep(I8, d_src, [offset], "ptr.shadow.src"),
+                reps, ConstantInt(I64, seg.size // gu.layout.alloc_size_of(PTR)), ConstantInt(I64, layout.period)])
+        return
     for seg in pointers:
         offset = ConstantInt(I64, seg.offset)
         _move(gu, b, b.gep(I8, d_dst, [offset], "ptr.shadow.dst"), b.gep(I8, d_src, [offset], "ptr.shadow.src"),
