@@ -28,7 +28,6 @@ DIAG = PROGRAMS / "diag"
 CASES = {
     "mystery_call": Case(DIAG / "mystery_call.c", ("mystery",)),
     "memcpy_unknown_type": Case(DIAG / "memcpy_unknown_type.c", ("memcpy", "type")),
-    "memcpy_first_element_only": Case(DIAG / "memcpy_first_element_only.c", ("memcpy", "type", "copy_words")),
     # a char buffer is not an empty member (rev2/cxx/empty_member_copy.cpp): may hold a double
     "untyped_bytes_in_copy": Case(DIAG / "untyped_bytes_in_copy.cpp", ("memcpy", "type", "bytes 24 to 32")),
     # with enzc's own shadows turned off (rev2/globals/auto_shadow.c: the default)

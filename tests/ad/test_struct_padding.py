@@ -216,3 +216,13 @@ join:
     f = m.functions["f"]
     d = next(i for i in f.instructions() if i.name == "d")
     assert length_multiple(d, TypeAnalysis(m).provenance(f, {})) == 48
+
+
+@pytest.mark.parametrize("name, found", [("p1 _ZTS1P", "struct.P"), ("p1 _ZTS1Q", None), ("any pointer", None),
+                                         ("p2 _ZTS1P", None)])
+def test_a_pointer_tbaa_tag_names_the_record_it_points_to(name, found):
+    from enzc.ad.typeanalysis.declared_records import pointee_declaration
+
+    m = module_from_ir("%struct.P = type { double, i32 }\n%struct.Q = type { double }\n%struct.Q.0 = type { i32 }\n")
+    t = pointee_declaration(m, name)
+    assert (t.name if t is not None else None) == found  # Q: two declarations, neither believed

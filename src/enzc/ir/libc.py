@@ -9,9 +9,10 @@ generated code calls) the first time it is asked for.
 
 from __future__ import annotations
 
-from enzc.ir.builder import get_or_insert_function
+from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
 from enzc.ir.module import Function, Module
-from enzc.ir.types import I1, I8, I32, I64, PTR, VOID, FunctionType
+from enzc.ir.types import I1, I8, I32, I64, PTR, VOID, ArrayType, FunctionType
+from enzc.ir.values import ConstantInt, ConstantString
 
 LIBRARY: dict[str, FunctionType] = {
     "malloc": FunctionType(PTR, (I64,)),
@@ -49,3 +50,18 @@ def define_helper(module: Module, name: str, ftype: FunctionType, arg_names: tup
         a.name = n
     fn.blocks = []
     return fn, True
+
+
+def define_failure(module: Module, name: str, message: bytes) -> Function:
+    """`void name()`: writes `message` to stderr and aborts (a check generated code
+    makes at run time, where no compile-time error can be given)."""
+    fn, fresh = define_helper(module, name, FunctionType(VOID, ()), (), attrs=("noinline", "cold", "noreturn"))
+    if fresh:
+        text_type = ArrayType(len(message), I8)
+        text = module.add_global(name + ".msg", text_type, ConstantString(text_type, message), constant=True)
+        text.linkage.words = ["private"]
+        b = IRBuilder(new_block(fn, "entry"))
+        b.call(declare(module, "write"), [ConstantInt(I32, 2), text, ConstantInt(I64, len(message))])
+        b.call(declare(module, "abort"), [])
+        b.unreachable()
+    return fn

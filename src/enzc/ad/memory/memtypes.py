@@ -21,19 +21,21 @@ from __future__ import annotations
 from math import prod
 
 from enzc.ir.builder import IRBuilder, new_block
-from enzc.ir.datalayout import DataLayout
 from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Phi, Select, Store
-from enzc.ir.libc import define_helper
+from enzc.ir.libc import define_failure, define_helper
 from enzc.ir.module import Function
 from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, IntType, Type
-from enzc.ir.values import ConstantInt, ConstantSimple, Value
+from enzc.ir.values import Argument, ConstantInt, ConstantSimple, Value
 
 from enzc.ad.analysis.activity import float_leaves
 from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.runtime_activity import inactive_at_run_time
+from enzc.ad.typeanalysis.callers import direct_call_sites
+from enzc.ad.typeanalysis.declared_records import pointee_declaration
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
 from enzc.ad.typeanalysis.indexed_types import declared_segments, indexed_type
 from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers, gep_offset, length_multiple
+from enzc.ad.typeanalysis.offsets import rebased_address
 from enzc.ad.typeanalysis.padding import empty_bytes
 from enzc.ad.typeanalysis.results import CopyLayout, Segment
 from enzc.ad.typeanalysis.typetree import Kind, float_type
@@ -111,6 +113,8 @@ def emit_layout_adjoint(gu: GradientState, layout: CopyLayout, d_dst: Value, d_s
     """`d_src += d_dst; d_dst = 0` over the float segments of `layout` (`drop`: only
     `d_dst = 0`); nothing where run-time flag `skip` is true."""
     b = gu.b
+    if layout.checked:
+        b.call(_whole_records_check(gu), [n, ConstantInt(I64, layout.period)])  # type: ignore[arg-type]
     if layout.period is None:
         reps: Value = ConstantInt(I64, 1)
         stride = 0
@@ -140,7 +144,8 @@ def copy_layout(gu: GradientState, call: CallBase) -> CopyLayout:
         if elem is not None:
             size = gu.layout.alloc_size_of(elem)
             return CopyLayout((Segment(0, size, float_type(elem.kind)),), size)
-        indexed = _indexed_element_layout(gu, call) or _walked_records_layout(gu, call)
+        indexed = (_indexed_element_layout(gu, call) or _walked_records_layout(gu, call)
+                   or _indexed_element_layout(gu, call, proven=False))
         if indexed is None:
             raise gu.error(call, err.reason, err.hint) from None
         return indexed
@@ -268,28 +273,64 @@ def _repeated(gu: GradientState, ptr: Value) -> CopyLayout | None:
     return None
 
 
-def _declared_element(ptr: Value, gu: GradientState) -> Type | None:
+def _declared_element(ptr: Value, gu: GradientState, depth: int = 0) -> Type | None:
     """The type `ptr` is indexed with, the declared type of the local object it is
-    the start of, or the one type the program indexes from `ptr` with (`h[i].x` after
-    `memcpy(h, s, n * sizeof *h)`: `getelementptr %struct.S, ptr %h, i64 %i`)."""
+    the start of, the one type the program indexes from `ptr` with (`h[i].x` after
+    `memcpy(h, s, n * sizeof *h)`: `getelementptr %struct.S, ptr %h, i64 %i`), or, for
+    a parameter, the one type every direct caller's argument has (`std::vector`'s
+    `_M_range_insert` moves `[first, last)` through iterators its caller made)."""
     located = alloca_offset(ptr, TypeSeeds(gu.layout))
     if located is not None and located[1] == 0 and located[0].count is None:
         return located[0].allocated_type
     own = indexed_type(ptr)
     if own is not None and not _is_byte(own):
         return own
-    return _indexed_from(ptr) or _indexed_from_every_source(ptr, gu.layout)
+    return _indexed_from(ptr) or _indexed_from_every_source(ptr, gu, depth) or _source_element(ptr, gu, depth)
 
 
-def _indexed_from_every_source(ptr: Value, layout: DataLayout) -> Type | None:
+def _source_element(ptr: Value, gu: GradientState, depth: int) -> Type | None:
+    """The element type of a pointer that comes from outside the function's own
+    indexing: a parameter's is what its callers agree on, a loaded `P *`'s is the
+    record its pointer TBAA tag names (`p1 _ZTS1P`)."""
+    if isinstance(ptr, Argument):
+        return _agreed_by_callers(ptr, gu, depth)
+    if isinstance(ptr, Load) and (tag := ptr.metadata.get("tbaa")) is not None:
+        reader = gu.types.analysis.tbaa
+        base = reader.access_base(tag)
+        info = reader.type_node(base[0]) if base is not None and base[1] == 0 else None
+        return pointee_declaration(gu.module, info.name if info is not None else None)
+    return None
+
+
+_MAX_CALLER_DEPTH = 3
+"""Callers asked, one above the other, for the element type of a parameter."""
+
+
+def _agreed_by_callers(arg: Argument, gu: GradientState, depth: int) -> Type | None:
+    """The element type every direct call site passes as `arg` (None when one has
+    none, they differ, or the callers are unknown)."""
+    fn = arg.parent
+    original = gu.module.get_function(fn.name or "") if isinstance(fn, Function) else None
+    sites = direct_call_sites(gu.module, original) if original is not None else None
+    if not sites:
+        return None
+    if depth >= _MAX_CALLER_DEPTH:
+        return None
+    types = {_declared_element(call.args[arg.index], gu, depth + 1) if arg.index < len(call.args) else None
+             for _, call in sites}
+    return types.pop() if len(types) == 1 else None
+
+
+def _indexed_from_every_source(ptr: Value, gu: GradientState, depth: int) -> Type | None:
     """The one type every buffer a phi or select may choose is indexed with
     (`std::vector`'s data pointer after a loop that grew it: the old buffer or the
     new one, each walked as `getelementptr %struct.P`), when the constant steps
-    between (a loop pointer moving one element at a time) are whole elements; null
-    chooses nothing."""
+    between (a loop pointer moving one element at a time) are whole elements;
+    `begin + (pos - begin)` is `pos`; null chooses nothing. A parameter's is what
+    its callers agree on."""
     sources: list[Value] = []
     steps: set[int] = set()
-    seeds = TypeSeeds(layout)
+    seeds = TypeSeeds(gu.layout)
     work, seen = [ptr], set()
     while work:
         v = work.pop()
@@ -302,6 +343,8 @@ def _indexed_from_every_source(ptr: Value, layout: DataLayout) -> Type | None:
             work += [value for value, _ in v.incoming]
         elif isinstance(v, Select):
             work += [v.true_value, v.false_value]
+        elif isinstance(v, GetElementPtr) and (moved_back := rebased_address(v)) is not None:
+            work.append(moved_back)
         elif isinstance(v, GetElementPtr) and (off := gep_offset(v, seeds, {})) is not None and off[1] == 0:
             steps.add(off[0])
             work.append(v.ptr)
@@ -309,7 +352,7 @@ def _indexed_from_every_source(ptr: Value, layout: DataLayout) -> Type | None:
             sources.append(v)
     if ptr in sources or not sources:
         return None
-    types = {_indexed_from(v) for v in sources}
+    types = {_indexed_from(v) or _source_element(v, gu, depth) for v in sources}
     elem = types.pop() if len(types) == 1 else None
     size = seeds.alloc_size(elem) if elem is not None else None
     return elem if size and all(step % size == 0 for step in steps) else None
@@ -358,19 +401,25 @@ def _element_float_type(gu: GradientState, ptr: Value) -> FloatType | None:
     return None
 
 
-def _indexed_element_layout(gu: GradientState, call: CallBase) -> CopyLayout | None:
+def _indexed_element_layout(gu: GradientState, call: CallBase, proven: bool = True) -> CopyLayout | None:
     """The copy as elements of the type its pointers are indexed with
     (`memmove(&b->vals[i + 1], &b->vals[i], ...)`: `getelementptr double, ptr %b,
     i64 %i`; see `indexed_types`) or the declared type of the local object one of them
     starts (`struct S tmp = a[i]`), when they agree and the length is a multiple of
-    its size."""
+    its size. Unless `proven`, a run-time length nothing shows to be whole records
+    is checked at run time instead: `std::vector::insert` copies `pos - begin` bytes,
+    `pos` an iterator its caller made, and C++ only ever moves whole objects."""
     elems = {t for t in (_declared_element(p, gu) for p in call.args[:2]) if t is not None}
     elem = elems.pop() if len(elems) == 1 else None
     segments = declared_segments(elem, gu.layout) if elem is not None else None
     size = gu.layout.alloc_size_of(elem) if elem is not None else 0
-    if segments is None or size == 0 or _length_multiple(gu, call) % size:
+    if segments is None or size == 0:
         return None
-    return CopyLayout(tuple(segments), size)
+    if _length_multiple(gu, call) % size == 0:
+        return CopyLayout(tuple(segments), size)
+    if proven or size == 1 or isinstance(call.args[2], ConstantInt):
+        return None
+    return CopyLayout(tuple(segments), size, checked=True)
 
 
 def _length_multiple(gu: GradientState, call: CallBase) -> int:
@@ -431,6 +480,30 @@ def _phi_steps(v: Phi, seeds: TypeSeeds) -> set[int]:
 
 
 # -- the element loop ----------------------------------------------------------------------------------
+
+
+def _whole_records_check(gu: GradientState) -> Function:
+    """`void __enzc_check_whole_records(i64 n, i64 size)`: aborts with a message
+    unless `n` bytes are whole `size`-byte records (the adjoint of part of a record
+    would be wrong, not imprecise)."""
+    fn, fresh = define_helper(gu.module, "__enzc_check_whole_records", FunctionType(VOID, (I64, I64)),
+                              ("n", "size"))
+    if not fresh:
+        return fn
+    n, size = fn.args
+    entry, partial, whole = new_block(fn, "entry"), new_block(fn, "partial"), new_block(fn, "whole")
+    b = IRBuilder(entry)
+    b.cond_br(b.icmp("ne", b.urem(n, size, "rest"), ConstantInt(I64, 0), "is.partial"), partial, whole)
+    b.position_at_end(partial)
+    b.call(define_failure(gu.module, "__enzc_partial_record_error", _PARTIAL_RECORD), [])
+    b.unreachable()
+    b.position_at_end(whole)
+    b.ret_void()
+    return fn
+
+
+_PARTIAL_RECORD = (b"enzc: a memory copy being differentiated moved part of a record (its length is not a "
+                   b"whole number of the records the program indexes the memory as); no derivative exists\n")
 
 
 def _helper(gu: GradientState, elem: FloatType, drop: bool = False) -> Function:

@@ -21,10 +21,10 @@ thread, each the thread's own augmented call's tape.
 from __future__ import annotations
 
 from enzc.ir.builder import IRBuilder, get_or_insert_function, new_block
-from enzc.ir.libc import declare, define_helper
+from enzc.ir.libc import declare, define_failure, define_helper
 from enzc.ir.module import Function, Module
-from enzc.ir.types import DOUBLE, FLOAT, I1, I8, I32, I64, PTR, VOID, ArrayType, FunctionType, StructType, Type
-from enzc.ir.values import ConstantInt, ConstantString, Value
+from enzc.ir.types import DOUBLE, FLOAT, I1, I8, I32, I64, PTR, VOID, FunctionType, StructType, Type
+from enzc.ir.values import ConstantInt, Value
 
 TABLE_HEADER = 16
 """Bytes before the tape pointers of a tape table: `i64 threads, i64 capacity`."""
@@ -95,20 +95,6 @@ def _slot(b: IRBuilder, table: Value, tid: Value) -> Value:
     return b.gep(I8, table, [offset], "tape.slot")
 
 
-def _fail(module: Module, name: str, message: bytes) -> Function:
-    """`void name()`: prints `message` to stderr and aborts."""
-    fn, fresh = define_helper(module, name, FunctionType(VOID, ()), (), attrs=("noinline", "cold", "noreturn"))
-    if fresh:
-        text = module.add_global(name + ".msg", ArrayType(len(message), I8),
-                                 ConstantString(ArrayType(len(message), I8), message), constant=True)
-        text.linkage.words = ["private"]
-        b = IRBuilder(new_block(fn, "entry"))
-        b.call(declare(module, "write"), [ConstantInt(I32, 2), text, ConstantInt(I64, len(message))])
-        b.call(declare(module, "abort"), [])
-        b.unreachable()
-    return fn
-
-
 def _wrapper(module: Module, name: str, derived: Function, extra: tuple[Type, ...]) -> tuple[Function, bool]:
     """`void name(ptr gtid, ptr btid, <derived's other parameters as words>, extra...)`."""
     params = (*derived.function_type.params[:2], *(abi_type(t) for t in derived.function_type.params[2:]))
@@ -134,7 +120,7 @@ def augmented_wrapper(module: Module, augmented: Function) -> Function:
     cap = b.load(I64, b.gep(I8, table, [8], "capp"), "cap")
     b.cond_br(b.icmp("ult", b.zext(tid, I64, "tid64"), cap, "fits"), run, bad)
     b.position_at_end(bad)
-    b.call(_fail(module, "__enzc_omp_capacity_error", CAPACITY_MESSAGE), [])
+    b.call(define_failure(module, "__enzc_omp_capacity_error", CAPACITY_MESSAGE), [])
     b.unreachable()
     b.position_at_end(run)
     tape = b.call(augmented, _forward_args(b, fn, augmented, n), "tape")
@@ -165,7 +151,7 @@ def reverse_wrapper(module: Module, reverse: Function, outs: list[Type]) -> Func
     expected = b.load(I64, table, "forward.threads")
     b.cond_br(b.icmp("eq", b.zext(threads, I64, "threads64"), expected, "same"), run, bad)
     b.position_at_end(bad)
-    b.call(_fail(module, "__enzc_omp_team_error", TEAM_SIZE_MESSAGE), [])
+    b.call(define_failure(module, "__enzc_omp_team_error", TEAM_SIZE_MESSAGE), [])
     b.unreachable()
     b.position_at_end(run)
     tape = b.load(PTR, _slot(b, table, tid), "tape")

@@ -49,6 +49,15 @@ def char_member_sizes(module: Module | None, layout: DataLayout, name: str | Non
     return {offset: size for offset, size in answers.items() if size is not None}
 
 
+def pointee_declaration(module: Module | None, pointer_name: str | None) -> NamedStructType | None:
+    """The record a pointer's TBAA type names (`p1 _ZTS1P`: a `P *`, what clang 20 and
+    later tag pointer loads with), when one IR declaration of it exists."""
+    if not pointer_name or not pointer_name.startswith("p1 "):
+        return None
+    found = _declarations(module, pointer_name[3:])
+    return found[0] if len(found) == 1 else None
+
+
 def _declarations(module: Module | None, name: str | None) -> list[NamedStructType]:
     """The IR struct types that may declare the record TBAA names `name`."""
     source = _source_name(name)

@@ -15,7 +15,7 @@ from typing import Callable
 from enzc.ir.instructions import Alloca, AtomicRMW, BinaryOp, CallBase, Cast, CmpXchg, Compare, ExtractElement
 from enzc.ir.instructions import ExtractValue, Freeze, GetElementPtr, InsertElement, InsertValue, Instruction, Load, Phi
 from enzc.ir.instructions import Ret, Select, ShuffleVector, Store, Switch
-from enzc.ir.types import FloatType, IntType, PointerType, VectorType
+from enzc.ir.types import I8, FloatType, IntType, PointerType, VectorType
 from enzc.ir.values import Constant, ConstantInt, ConstantSplat, Value
 
 from enzc.ad.typeanalysis.array_regions import elements_reached, field_array
@@ -156,6 +156,10 @@ def _gep(s: FunctionState, inst: GetElementPtr) -> None:
     for idx in inst.indices:
         if not isinstance(idx, Constant):
             s.update(idx, _INT)
+    rebased = _rebased_address(inst)
+    if rebased is not None:
+        link_offset(s, rebased, inst, 0, 0, inst)
+        return
     choices = gep_choices(inst, s.seeds)
     if choices is not None and len(choices) > 1:
         _link_choices(s, inst, choices)
@@ -180,6 +184,20 @@ def _gep(s: FunctionState, inst: GetElementPtr) -> None:
         _link_index(s, inst, base, const, period)
 
 
+def _rebased_address(gep: GetElementPtr) -> Value | None:
+    """X for `getelementptr i8, ptr %b, (ptrtoint X - ptrtoint %b)`: the address of
+    X, moved back from the start of its buffer (`std::vector::insert` computes
+    `begin + (pos - begin)`). Relating it to `%b` at an offset of unknown period
+    would spread every type of the buffer over every byte."""
+    if len(gep.indices) != 1 or gep.source_type != I8:
+        return None
+    offset = gep.indices[0]
+    if not (isinstance(offset, BinaryOp) and offset.opcode == "sub"):
+        return None
+    x, b = (op.value if isinstance(op, Cast) and op.opcode == "ptrtoint" else None for op in (offset.lhs, offset.rhs))
+    return x if x is not None and b is gep.ptr else None
+
+
 def _link_index(s: FunctionState, gep: GetElementPtr, base: Value, const: int, period: int) -> None:
     """`gep = base + const + k*period`: relate the elements the index may reach
     (`array_regions`); a constant GEP moves by `const`."""
@@ -189,8 +207,8 @@ def _link_index(s: FunctionState, gep: GetElementPtr, base: Value, const: int, p
         else:
             link_offset(s, base, gep, const, 0, gep)
         return
-    count = _elements_reached(s, gep, base, const, period)
-    if count is None:
+    count = _elements_reached(s, gep, base, const, period) if period > 1 else None
+    if count is None:  # period 1: an unknown number of bytes in, where only what every byte holds is known
         link_offset(s, base, gep, const, period, gep)
     else:
         link_elements(s, base, gep, const, period, count, gep)

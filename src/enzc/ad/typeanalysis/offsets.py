@@ -517,6 +517,19 @@ def _distance_multiple(length: Value, provenance: dict[Value, Provenance]) -> in
     return gcd(end_g, begin_g, end_c - begin_c) if end_obj is begin_obj else 1
 
 
+def rebased_address(gep: GetElementPtr) -> Value | None:
+    """X for `getelementptr i8, ptr %b, (ptrtoint X - ptrtoint %b)`: the address of X
+    moved back from the start of its buffer (`std::vector` turns an iterator into
+    `begin + (pos - begin)`); None for any other GEP."""
+    if len(gep.indices) != 1 or not (isinstance(gep.source_type, IntType) and gep.source_type.bits == 8):
+        return None
+    offset = gep.indices[0]
+    if not (isinstance(offset, BinaryOp) and offset.opcode == "sub"):
+        return None
+    x, b = _address_of(offset.lhs), _address_of(offset.rhs)
+    return x if x is not None and b is gep.ptr else None
+
+
 def _address_of(v: Value) -> Value | None:
     """The pointer `ptrtoint %p` converts, else None."""
     return v.value if isinstance(v, Cast) and v.opcode == "ptrtoint" else None

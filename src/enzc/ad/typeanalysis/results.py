@@ -47,6 +47,10 @@ class CopyLayout:
 
     segments: tuple[Segment, ...]
     period: int | None
+    checked: bool = False
+    """`period`-byte records the program indexes the memory as (so the copy starts
+    at one), of a length nothing proves a whole number of them: the reverse pass
+    checks that at run time."""
 
     def float_segments(self) -> list[Segment]:
         """The segments that carry derivatives."""
