@@ -35,7 +35,7 @@ from enzc.ad.typeanalysis.declared_records import pointee_declaration
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
 from enzc.ad.typeanalysis.indexed_types import declared_segments, indexed_type
 from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers, gep_offset, length_multiple
-from enzc.ad.typeanalysis.offsets import rebased_address
+from enzc.ad.typeanalysis.offsets import rebased_addresses
 from enzc.ad.typeanalysis.padding import empty_bytes
 from enzc.ad.typeanalysis.results import CopyLayout, Segment
 from enzc.ad.typeanalysis.typetree import Kind, float_type
@@ -277,8 +277,7 @@ def _declared_element(ptr: Value, gu: GradientState, depth: int = 0) -> Type | N
     """The type `ptr` is indexed with, the declared type of the local object it is
     the start of, the one type the program indexes from `ptr` with (`h[i].x` after
     `memcpy(h, s, n * sizeof *h)`: `getelementptr %struct.S, ptr %h, i64 %i`), or, for
-    a parameter, the one type every direct caller's argument has (`std::vector`'s
-    `_M_range_insert` moves `[first, last)` through iterators its caller made)."""
+    a pointer from outside, what `_source_element` finds."""
     located = alloca_offset(ptr, TypeSeeds(gu.layout))
     if located is not None and located[1] == 0 and located[0].count is None:
         return located[0].allocated_type
@@ -311,10 +310,8 @@ def _agreed_by_callers(arg: Argument, gu: GradientState, depth: int) -> Type | N
     none, they differ, or the callers are unknown)."""
     fn = arg.parent
     original = gu.module.get_function(fn.name or "") if isinstance(fn, Function) else None
-    sites = direct_call_sites(gu.module, original) if original is not None else None
+    sites = direct_call_sites(gu.module, original) if original is not None and depth < _MAX_CALLER_DEPTH else None
     if not sites:
-        return None
-    if depth >= _MAX_CALLER_DEPTH:
         return None
     types = {_declared_element(call.args[arg.index], gu, depth + 1) if arg.index < len(call.args) else None
              for _, call in sites}
@@ -324,10 +321,11 @@ def _agreed_by_callers(arg: Argument, gu: GradientState, depth: int) -> Type | N
 def _indexed_from_every_source(ptr: Value, gu: GradientState, depth: int) -> Type | None:
     """The one type every buffer a phi or select may choose is indexed with
     (`std::vector`'s data pointer after a loop that grew it: the old buffer or the
-    new one, each walked as `getelementptr %struct.P`), when the constant steps
-    between (a loop pointer moving one element at a time) are whole elements;
-    `begin + (pos - begin)` is `pos`; null chooses nothing. A parameter's is what
-    its callers agree on."""
+    new one, each walked as `getelementptr %struct.P`), when the steps between (a
+    loop pointer moving one element at a time, the end of the used part) are whole
+    elements;
+    `begin + (pos - begin)` is `pos`; null chooses nothing; a parameter or a loaded
+    pointer has the type `_source_element` finds."""
     sources: list[Value] = []
     steps: set[int] = set()
     seeds = TypeSeeds(gu.layout)
@@ -343,10 +341,10 @@ def _indexed_from_every_source(ptr: Value, gu: GradientState, depth: int) -> Typ
             work += [value for value, _ in v.incoming]
         elif isinstance(v, Select):
             work += [v.true_value, v.false_value]
-        elif isinstance(v, GetElementPtr) and (moved_back := rebased_address(v)) is not None:
-            work.append(moved_back)
-        elif isinstance(v, GetElementPtr) and (off := gep_offset(v, seeds, {})) is not None and off[1] == 0:
-            steps.add(off[0])
+        elif isinstance(v, GetElementPtr) and (moved_back := rebased_addresses(v)) is not None:
+            work += moved_back
+        elif isinstance(v, GetElementPtr) and (off := gep_offset(v, seeds, {})) is not None:
+            steps |= {off[0], off[1]}  # `new + used + 16`: whole elements when `used` is
             work.append(v.ptr)
         elif not (isinstance(v, ConstantSimple) and v.keyword in ("null", "poison", "undef")):
             sources.append(v)

@@ -517,17 +517,39 @@ def _distance_multiple(length: Value, provenance: dict[Value, Provenance]) -> in
     return gcd(end_g, begin_g, end_c - begin_c) if end_obj is begin_obj else 1
 
 
-def rebased_address(gep: GetElementPtr) -> Value | None:
-    """X for `getelementptr i8, ptr %b, (ptrtoint X - ptrtoint %b)`: the address of X
-    moved back from the start of its buffer (`std::vector` turns an iterator into
-    `begin + (pos - begin)`); None for any other GEP."""
+def rebased_addresses(gep: GetElementPtr) -> list[Value] | None:
+    """The pointers X may be for `getelementptr i8, ptr %b, (X - ptrtoint %b)`, X
+    the address of a pointer (`ptrtoint %x`, or a phi or select of such addresses,
+    0 for null): X itself, moved back from the start of its buffer (`std::vector`
+    turns an iterator into `begin + (pos - begin)`); None for any other GEP."""
     if len(gep.indices) != 1 or not (isinstance(gep.source_type, IntType) and gep.source_type.bits == 8):
         return None
     offset = gep.indices[0]
-    if not (isinstance(offset, BinaryOp) and offset.opcode == "sub"):
+    if not (isinstance(offset, BinaryOp) and offset.opcode == "sub") or _address_of(offset.rhs) is not gep.ptr:
         return None
-    x, b = _address_of(offset.lhs), _address_of(offset.rhs)
-    return x if x is not None and b is gep.ptr else None
+    return _addresses(offset.lhs, set())
+
+
+def _addresses(v: Value, seen: set[int]) -> list[Value] | None:
+    """The pointers integer `v` may be the address of (null for 0), or None."""
+    if id(v) in seen:
+        return []
+    seen.add(id(v))
+    if (pointer := _address_of(v)) is not None:
+        return [pointer]
+    if isinstance(v, ConstantInt) and v.value == 0:
+        return []
+    choices = [x for x, _ in v.incoming] if isinstance(v, Phi) else \
+        [v.true_value, v.false_value] if isinstance(v, Select) else None
+    if choices is None or len(seen) > 16:
+        return None
+    found: list[Value] = []
+    for choice in choices:
+        more = _addresses(choice, seen)
+        if more is None:
+            return None
+        found += more
+    return found
 
 
 def _address_of(v: Value) -> Value | None:
