@@ -109,33 +109,45 @@ class Measurement:
 
 
 def parse(stdout: str) -> dict[str, Measurement]:
-    """Function name -> its measurement (complete if its `end` line was printed)."""
+    """Function name -> its measurement (complete if its `end` line was printed). A
+    line cut short (the program stopped mid-write) ends the output: what it measured
+    so far stays, incomplete."""
     out: dict[str, Measurement] = {}
     m: Measurement | None = None
     for line in stdout.splitlines():
         f = line.split()
         if not f:
             continue
-        tag = f[0]
-        if tag == "fn":
-            kv = dict(zip(f[2::2], f[3::2], strict=False))
-            m = Measurement(f[1], int(kv["point"]), int(kv["nu"]), int(kv["ny"]), kv["ret"] == "1")
-            out[m.name] = m
-        elif m is None:
-            continue
-        elif tag == "end":
-            m.complete = True
-        elif tag in ("u", "o"):
-            getattr(m, tag).append(float(f[2]))
-        elif tag in ("fd", "fd2"):
-            getattr(m, tag)[int(f[1]), int(f[2])] = (float(f[3]), float(f[4]))
-        elif tag in ("fwd", "rev", "pf", "pr", "dv", "dw"):
-            attr = {"fwd": "fwd", "rev": "rev", "pf": "primal_fwd", "pr": "primal_rev",
-                    "dv": "dot_v", "dw": "dot_w"}[tag]
-            getattr(m, attr)[int(f[1]), int(f[2])] = float(f[3])
-        elif tag == "dot":
-            m.dots[int(f[1])] = (float(f[2]), float(f[3]))
+        try:
+            m = _parse_line(f, m, out)
+        except (IndexError, KeyError, ValueError):
+            break
     return out
+
+
+def _parse_line(f: list[str], m: Measurement | None, out: dict[str, Measurement]) -> Measurement | None:
+    """Record one line's fields into `m` (a `fn` line starts a measurement); returns
+    the current measurement."""
+    tag = f[0]
+    if tag == "fn":
+        kv = dict(zip(f[2::2], f[3::2], strict=False))
+        m = Measurement(f[1], int(kv["point"]), int(kv["nu"]), int(kv["ny"]), kv["ret"] == "1")
+        out[m.name] = m
+    elif m is None:
+        return None
+    elif tag == "end":
+        m.complete = True
+    elif tag in ("u", "o"):
+        getattr(m, tag).append(float(f[2]))
+    elif tag in ("fd", "fd2"):
+        getattr(m, tag)[int(f[1]), int(f[2])] = (float(f[3]), float(f[4]))
+    elif tag in ("fwd", "rev", "pf", "pr", "dv", "dw"):
+        attr = {"fwd": "fwd", "rev": "rev", "pf": "primal_fwd", "pr": "primal_rev",
+                "dv": "dot_v", "dw": "dot_w"}[tag]
+        getattr(m, attr)[int(f[1]), int(f[2])] = float(f[3])
+    elif tag == "dot":
+        m.dots[int(f[1])] = (float(f[2]), float(f[3]))
+    return m
 
 
 @dataclass(frozen=True)

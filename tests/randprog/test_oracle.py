@@ -114,3 +114,11 @@ def test_campaign_false_positive_seeds_end_to_end(seed: int, tmp_path: Path) -> 
     """The three seeds built by enzcc at -O2 and checked as the campaign does."""
     [result] = check_functions([generate(seed)], "-O2", tmp_path)
     assert result.outcome == "pass", result.detail
+
+
+def test_output_cut_mid_line_is_incomplete_not_a_crash_of_the_oracle() -> None:
+    # a program stopped mid-write (a build of the reducer's with
+    # -ftrivial-auto-var-init=pattern can fault) leaves `o 1` without its value
+    lines = (DATA / "seed1589-point0-double.txt").read_text().splitlines()
+    (m,) = parse("\n".join(lines[:3] + ["o 1"])).values()
+    assert m.name == "rp1589" and not m.complete
