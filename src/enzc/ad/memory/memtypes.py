@@ -125,10 +125,13 @@ def emit_layout_adjoint(gu: GradientState, layout: CopyLayout, d_dst: Value, d_s
         reps = b.select(skip, ConstantInt(I64, 0), reps, "rt.reps")
     for seg in layout.float_segments():
         elem = FloatType(seg.type.float_kind)  # type: ignore[arg-type]
-        per = seg.size // seg.type.stride
+        per: Value = ConstantInt(I64, seg.size // seg.type.stride)
+        if layout.bounded:  # the elements of the segment the run-time length covers
+            per = b.call(_covered_elements(gu), [n, ConstantInt(I64, seg.offset), per,
+                                                 ConstantInt(I64, seg.type.stride)], "covered")
         dst = b.gep(I8, d_dst, [seg.offset], "d.dst") if seg.offset else d_dst
         src = b.gep(I8, d_src, [seg.offset], "d.src") if seg.offset else d_src
-        b.call(_helper(gu, elem, drop), [dst, src, reps, ConstantInt(I64, per), ConstantInt(I64, stride)])
+        b.call(_helper(gu, elem, drop), [dst, src, reps, per, ConstantInt(I64, stride)])
 
 
 # -- which bytes hold floats ----------------------------------------------------------------------
@@ -498,6 +501,41 @@ def _whole_records_check(gu: GradientState) -> Function:
     b.position_at_end(whole)
     b.ret_void()
     return fn
+
+
+def _covered_elements(gu: GradientState) -> Function:
+    """`i64 __enzc_covered_elements(i64 n, i64 offset, i64 count, i64 size)`: how many
+    of the `count` elements of `size` bytes at `offset` a copy of `n` bytes moves
+    whole; aborts with a message if it ends inside one."""
+    fn, fresh = define_helper(gu.module, "__enzc_covered_elements", FunctionType(I64, (I64, I64, I64, I64)),
+                              ("n", "offset", "count", "size"))
+    if not fresh:
+        return fn
+    n, offset, count, size = fn.args
+    entry, none, some, every, part, cut, whole = (new_block(fn, name) for name in (
+        "entry", "none", "some", "every", "part", "cut", "whole"))
+    b = IRBuilder(entry)
+    b.cond_br(b.icmp("ugt", n, offset, "reaches"), some, none)
+    b.position_at_end(none)
+    b.ret(ConstantInt(I64, 0))
+    b.position_at_end(some)
+    avail = b.sub(n, offset, "avail")
+    moved = b.udiv(avail, size, "moved")
+    b.cond_br(b.icmp("uge", moved, count, "all"), every, part)
+    b.position_at_end(every)
+    b.ret(count)
+    b.position_at_end(part)
+    b.cond_br(b.icmp("ne", b.urem(avail, size, "rest"), ConstantInt(I64, 0), "inside"), cut, whole)
+    b.position_at_end(cut)
+    b.call(define_failure(gu.module, "__enzc_partial_float_error", _PARTIAL_FLOAT), [])
+    b.unreachable()
+    b.position_at_end(whole)
+    b.ret(moved)
+    return fn
+
+
+_PARTIAL_FLOAT = (b"enzc: a memory copy being differentiated ended inside a floating-point value; "
+                  b"no derivative exists\n")
 
 
 _PARTIAL_RECORD = (b"enzc: a memory copy being differentiated moved part of a record (its length is not a "

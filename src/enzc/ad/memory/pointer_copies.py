@@ -40,12 +40,11 @@ def copy_pointer_shadows(gu: GradientState, call: CallBase) -> None:
     b = IRBuilder()
     b.position_after(gu.new_value(call))  # type: ignore[arg-type]
     inactive = inactive_at_run_time(gu, b, d_dst, dst)  # runtime activity: not into the primal
+    n = _bytes(b, gu.new_value(call.args[2]))
     if not layout.float_segments():
-        n = masked_length(b, inactive, _bytes(b, gu.new_value(call.args[2])))
-        _move(gu, b, d_dst, d_src, n)  # nothing in it accumulates
+        _move(gu, b, d_dst, d_src, masked_length(b, inactive, n))  # nothing in it accumulates
         return
     if layout.period is not None:  # records, each with its pointers among floats
-        n = _bytes(b, gu.new_value(call.args[2]))
         reps = masked_length(b, inactive, b.udiv(n, ConstantInt(I64, layout.period), "n.records"))
         for seg in pointers:
             offset = ConstantInt(I64, seg.offset)
@@ -55,8 +54,12 @@ def copy_pointer_shadows(gu: GradientState, call: CallBase) -> None:
         return
     for seg in pointers:
         offset = ConstantInt(I64, seg.offset)
+        size: Value = ConstantInt(I64, seg.size)
+        if layout.bounded:  # the bytes of the segment a run-time length reaches
+            reached = b.select(b.icmp("ugt", n, offset, "reaches"), b.sub(n, offset, "avail"), ConstantInt(I64, 0))
+            size = b.select(b.icmp("ult", reached, size, "short"), reached, size, "ptr.bytes")
         _move(gu, b, b.gep(I8, d_dst, [offset], "ptr.shadow.dst"), b.gep(I8, d_src, [offset], "ptr.shadow.src"),
-              masked_length(b, inactive, ConstantInt(I64, seg.size)))
+              masked_length(b, inactive, size))
 
 
 def _bytes(b: IRBuilder, n: Value) -> Value:

@@ -42,8 +42,8 @@ class CopyLayout:
     """What a memcpy/memmove moves. With a constant length, `segments` cover
     `[0, length)` and `period` is None; with a variable length the copy is
     `length / period` repetitions of the `segments` pattern over `[0, period)`,
-    or (`period` None) a prefix of `segments`, which then hold no floats and
-    cover all the copy can reach before the end of either object (`extents`)."""
+    or (`period` None) a prefix of `segments`, which cover all the copy can reach
+    before the end of either object (`extents`)."""
 
     segments: tuple[Segment, ...]
     period: int | None
@@ -51,6 +51,9 @@ class CopyLayout:
     """`period`-byte records the program indexes the memory as (so the copy starts
     at one), of a length nothing proves a whole number of them: the reverse pass
     checks that at run time."""
+    bounded: bool = False
+    """A prefix of `segments` holding floats: only the floats the run-time length
+    covers move (the reverse pass stops the program if it cuts one)."""
 
     def float_segments(self) -> list[Segment]:
         """The segments that carry derivatives."""
@@ -193,7 +196,7 @@ class TypeResults:
                 if uniform is not None and repeats(memory, uniform.stride):
                     period, segments = uniform.stride, [Segment(0, uniform.stride, uniform)]
         if not segments and period is not None and period <= 1:
-            bounded = self._bounded_copy(call, memory, what)
+            bounded = self._bounded_copy(call, memory, what, no_data)
             if bounded is not None:
                 return bounded
         if no_data is not None and period is None:
@@ -221,21 +224,21 @@ class TypeResults:
             return None
         return CopyLayout(tuple(segments), size)
 
-    def _bounded_copy(self, call: CallBase, memory: TypeTree, what: str) -> CopyLayout | None:
+    def _bounded_copy(self, call: CallBase, memory: TypeTree, what: str,
+                      no_data: Callable[[int, int], bool] | None) -> CopyLayout | None:
         """A copy of a run-time length that no element type explains, typed over
         all it can reach (`copy_bound`: `std::string` moves its characters with
-        `memcpy(.., .., size + 1)`). Only a layout without floats is returned: a
-        float that the run-time length may cut would need its own adjoint; None
+        `memcpy(.., .., size + 1)`, a `void *` helper copies the struct its caller
+        passes): the adjoint moves the floats the length covers (`bounded`); None
         when the bound is unknown."""
         bound = self.analysis.copy_bound(call)
         if bound is None or bound == 0:
             return None
         segments = memory_segments(memory, 0, bound)
+        if no_data is not None:
+            segments = _without_data(segments, no_data)
         _check_segments(segments, call, what + f" (at most {bound} bytes)")
-        if any(s.type.is_float for s in segments):
-            raise UnknownTypeError(f"cannot deduce the type of {what}: a run-time number of bytes of "
-                                   f"memory holding floating-point values", call, _HINT_COPY)
-        return CopyLayout(tuple(segments), None)
+        return CopyLayout(tuple(segments), None, bounded=any(s.type.is_float for s in segments))
 
 
 _HINT_VALUE = ("load or store it through a pointer of its real type somewhere the analysis can "

@@ -2,7 +2,7 @@
 // bytes)): nothing shows the count is a whole number of records, but the program
 // indexes the destination as `struct P` records. The copy is taken as records and
 // the reverse pass checks at run time that the count is whole records (a copy of
-// part of a record stops the program with a message: tests/ad/test_partial_record_copy.py).
+// part of a record stops the program with a message: tests/ad/test_partial_copies.py).
 // The engine before this refused it ("cannot deduce the type of the memory copied").
 // Reference: analytic. f = sum over the copied records of x_i^2 (k_i + 1)
 // tol: rel=1e-12 abs=1e-12
