@@ -647,3 +647,30 @@ def test_an_array_field_indexed_by_a_variable_keeps_its_neighbours_apart():
     assert res.tree_of(f.args[0]).at((-1, 0, 0)) == DOUBLE
     assert res.tree_of(value(f, "e")).at((-1, 0)) == INTEGER
     assert res.tree_of(f.args[0]).at((-1, 16)) != POINTER
+
+
+def test_a_select_of_two_rows_is_one_of_two_places_not_a_walk():
+    # `m[i / 3][i % 3]` at -O2: select(i > 2, &m[1][0], &m[0][0]), then a column index.
+    # Related modulo 24 (as a loop walking an array), the record's pointer at 56
+    # folded into the matrix rows: a conflict at every offset.
+    m = module_from_ir("""
+%struct.R = type { [2 x [3 x double]], double, ptr, i32 }
+define double @f(ptr %x, i32 %i, i64 %j) {
+  %r = alloca %struct.R
+  %p = getelementptr inbounds i8, ptr %r, i64 56
+  store ptr %x, ptr %p
+  %row1 = getelementptr inbounds i8, ptr %r, i64 24
+  %c = icmp ugt i32 %i, 2
+  %row = select i1 %c, ptr %row1, ptr %r
+  %e = getelementptr inbounds double, ptr %row, i64 %j
+  %v = load double, ptr %e
+  %q = load ptr, ptr %p
+  %w = load double, ptr %q
+  %s = fadd double %v, %w
+  ret double %s
+}
+""")
+    res, f = analyze(m, "f")
+    record = res.tree_of(value(f, "r")).data0()
+    assert record.at((56,)) == POINTER and record.at((0,)) == DOUBLE and record.at((24,)) == DOUBLE
+    assert CONFLICT not in record.first_level().values()

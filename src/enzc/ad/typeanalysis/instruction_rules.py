@@ -162,7 +162,7 @@ def _gep(s: FunctionState, inst: GetElementPtr) -> None:
         return
     choices = gep_choices(inst, s.seeds)
     if choices is not None and len(choices) > 1:
-        _link_choices(s, inst, choices)
+        _link_choices(s, inst, inst.ptr, choices)
         return
     off = gep_offset(inst, s.seeds, s.memo)
     if off is None:
@@ -269,20 +269,23 @@ def link_offset(s: FunctionState, base: Value, derived: Value, const: int, perio
     s.update_memory(base, bwd)
 
 
-def _link_choices(s: FunctionState, inst: GetElementPtr, choices: list[int]) -> None:
-    """`derived = base + c` for c one of a few constants (`&node->child[dir]`): what
-    `base` holds at each c is what `derived` may point to; what `derived` says goes
-    back to every choice, but only for the bytes before the next choice could start
-    (the field it selects). Beyond them, `derived`'s facts are the other choices'
-    fields seen at a shifted offset: sending them back would smear each field over
-    its neighbours (a tree node's key and value over its links)."""
-    bm = s.memory(inst.ptr, inst)
-    for c in choices:
-        s.update_memory(inst, bm.shift(-c))
+def _link_choices(s: FunctionState, inst: Instruction, base: Value, choices: list[int],
+                  fields_only: bool = False) -> None:
+    """`inst = base + c` for c one of a few constants (`&node->child[dir]`, a
+    select of two rows of a matrix): what `base` holds at each c is what `inst` may
+    point to; what `inst` says goes back to every choice, but only for the bytes
+    before the next choice could start (the field it selects). Beyond them,
+    `inst`'s facts are the other choices' fields seen at a shifted offset: sending
+    them back would smear each field over its neighbours (a tree node's key and
+    value over its links). `fields_only`: `inst` sees its field alone too (a row
+    the program walks with an index must not see the record's other members)."""
+    bm = s.memory(base, inst)
     gap = min(b - a for a, b in zip(choices, choices[1:]))
+    for c in choices:
+        s.update_memory(inst, bm.shift(-c).window(0, gap) if fields_only else bm.shift(-c))
     field = s.memory(inst).window(0, gap).expand(gap)  # `-1`: every element of the field, not of the object
     for c in choices:
-        s.update_memory(inst.ptr, field.shift(c))
+        s.update_memory(base, field.shift(c))
 
 
 # -- values ------------------------------------------------------------------------------
@@ -324,6 +327,11 @@ def constant_offset_base(value: Value, s: FunctionState) -> tuple[Value, int]:
 def _select(s: FunctionState, inst: Select) -> None:
     if not isinstance(inst.condition, Constant):
         s.update(inst.condition, _INT)
+    if isinstance(inst.type, PointerType):
+        (a, ca), (b, cb) = (constant_offset_base(v, s) for v in (inst.true_value, inst.false_value))
+        if a is b and ca != cb and min(ca, cb) >= 0:  # `c ? &m[1][0] : &m[0][0]`: one of two rows
+            _link_choices(s, inst, a, sorted((ca, cb)), fields_only=True)
+            return
     _merge_pointers(s, inst, [inst.true_value, inst.false_value])
 
 
