@@ -135,7 +135,9 @@ int main(void) {{
 def write_regression(fn: RandomFunction, opt: str, point: int, out: Path, reason: str) -> int:
     """Write the gradcheck program of fn (its code possibly reduced) to out."""
     precision = "float" if re.search(r"\bfloat\b", fn.code) else "double"
-    fn = dataclasses.replace(fn, signature=dataclasses.replace(fn.signature, precision=precision))
+    header = re.search(rf"\b{re.escape(fn.name)}\s*\(([^)]*)\)\s*{{", fn.code)
+    has_n = fn.signature.has_n and (header is None or re.search(r"\bint\s+n\b", header.group(1)) is not None)
+    fn = dataclasses.replace(fn, signature=dataclasses.replace(fn.signature, precision=precision, has_n=has_n))
     if precision == "float":
         print(f"warning: {fn.name} computes in float: finite differences are good to ~1e-4, "
               "looser than gradcheck allows (1e-5); reduce the float code away or write an "

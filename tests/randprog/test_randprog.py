@@ -7,6 +7,7 @@ error; a located enzc rejection is allowed (the campaign counts them: `make fuzz
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import subprocess
 from pathlib import Path
@@ -159,3 +160,18 @@ def test_random_programs(seeds: list[int], opt: str, tmp_path: Path) -> None:
     fixed = [r.seed for r in results if r.outcome in ("pass", "pass_ad_only")
              and (XFAIL.get(str(r.seed)) or XFAIL.get(f"{r.seed}[{opt}]"))]
     assert not fixed, f"seeds {fixed} pass now: remove them from XFAIL"
+
+
+def test_a_regression_program_follows_the_reduced_signature(tmp_path: Path) -> None:
+    # reduction may drop an unused `int n`: the driver must not pass it any more
+    from randprog.regression import write_regression
+
+    fn = next(f for f in (generate(seed) for seed in range(1, 200)) if f.signature.has_n)
+    header = next(line for line in fn.code.splitlines() if f"{fn.name}(" in line and line.rstrip().endswith("{"))
+    reduced = fn.code.replace(header, header.replace(", int n", ""))
+    assert reduced != fn.code
+    out = tmp_path / "prog.c"
+    write_regression(dataclasses.replace(fn, code=reduced), "-O2", 0, out, "test")
+    assert "enzyme_const, n," not in out.read_text()
+    write_regression(fn, "-O2", 0, out, "test")
+    assert "enzyme_const, n," in out.read_text()
