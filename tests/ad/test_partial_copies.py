@@ -1,6 +1,6 @@
 """Copies of a run-time length taken as whole records or whole floats are checked at
-run time: a copy of part of a record (`memtypes._whole_records_check`) or one ending
-inside a double (`memtypes._covered_elements`) stops the program with a message
+run time: a copy of part of a record (`copy_checks.whole_records_check`) or one ending
+inside a double (`copy_checks.covered_elements`) stops the program with a message
 instead of giving a derivative of part of a double. The runs of the same programs
 that copy whole values are gradient tests (`rev2/memory/records_copied_by_byte_count.c`,
 `rev2/memory/generic_copy_helper.c`)."""

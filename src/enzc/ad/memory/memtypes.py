@@ -5,10 +5,12 @@ copied, `d_src[i] += d_dst[i]; d_dst[i] = 0` in the element's own type: 8 bytes
 of one double give one double adjoint, 8 bytes of two floats two float adjoints,
 and integer or pointer bytes none. Type analysis (`TypeResults.copy_layout`)
 says which bytes hold what; where it cannot, the element type an allocation or
-every access through the copied pointers shows is used, then the type both
-pointers are indexed with (`typeanalysis.indexed_types`: `&b->vals[i]` walks
-doubles in a struct that also holds ints), and otherwise the copy is a
-compile-time error naming it (never a guessed adjoint).
+every access through the copied pointers shows is used, then the records both
+pointers are indexed as (`record_elements`: `&b->vals[i]` walks doubles in a
+struct that also holds ints, `v[i].x` walks records), and otherwise the copy is a
+compile-time error naming it (never a guessed adjoint). Where such records or a
+bounded copy's floats are taken whole without proof, the reverse pass checks it
+at run time (`copy_checks`).
 
 One helper per float type does the element loop; it walks forwards when the
 destination shadow lies above the source shadow and backwards otherwise, which
@@ -21,21 +23,20 @@ from __future__ import annotations
 from math import prod
 
 from enzc.ir.builder import IRBuilder, new_block
-from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Phi, Select, Store
-from enzc.ir.libc import define_failure, define_helper
+from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Store
+from enzc.ir.libc import define_helper
 from enzc.ir.module import Function
-from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, IntType, Type
-from enzc.ir.values import Argument, ConstantInt, ConstantSimple, Value
+from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, Type
+from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.activity import float_leaves
 from enzc.ad.analysis.gradient_state import GradientState
 from enzc.ad.analysis.runtime_activity import inactive_at_run_time
-from enzc.ad.typeanalysis.callers import direct_call_sites
-from enzc.ad.typeanalysis.declared_records import pointee_declaration
+from enzc.ad.memory.copy_checks import covered_elements, whole_records_check
+from enzc.ad.memory.record_elements import declared_element, indexed_below, walk_steps
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
-from enzc.ad.typeanalysis.indexed_types import declared_segments, indexed_type
-from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers, gep_offset, length_multiple
-from enzc.ad.typeanalysis.offsets import rebased_addresses
+from enzc.ad.typeanalysis.indexed_types import declared_segments
+from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_integers, length_multiple
 from enzc.ad.typeanalysis.padding import empty_bytes
 from enzc.ad.typeanalysis.results import CopyLayout, Segment
 from enzc.ad.typeanalysis.typetree import Kind, float_type
@@ -82,30 +83,13 @@ def _records_indexed(gu: GradientState, ptr: Value, sizes: list[Value]) -> CopyL
     """The block at `ptr` as records of the one type every index into it uses (`p =
     realloc(p, cap * sizeof *p)`, then `p[i].x`: `getelementptr %struct.P`, after a
     phi), when its size (the product of `sizes`) is a whole number of them."""
-    elem = _indexed_below(ptr)
+    elem = indexed_below(ptr)
     segments = declared_segments(elem, gu.layout) if elem is not None else None
     record = gu.layout.alloc_size_of(elem) if segments is not None else 0
-    provenance = gu.types.analysis.provenance(gu.types.function, {})
-    multiple = prod(length_multiple(size, provenance) for size in sizes)
+    multiple = prod(_length_multiple(gu, size) for size in sizes)
     if not record or multiple % record:
         return None
     return CopyLayout(tuple(segments), record)  # type: ignore[arg-type]
-
-
-def _indexed_below(ptr: Value) -> Type | None:
-    """The one type the program indexes `ptr` with, directly or after phis and
-    selects that choose it (`_indexed_from`); None when none or several."""
-    types: set[Type] = set()
-    work, seen = [ptr], set()
-    while work and len(seen) < 32:
-        v = work.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        if (t := _indexed_from(v)) is not None:
-            types.add(t)
-        work += [use.user for use in v.uses if isinstance(use.user, (Phi, Select))]
-    return types.pop() if len(types) == 1 else None
 
 
 def emit_layout_adjoint(gu: GradientState, layout: CopyLayout, d_dst: Value, d_src: Value, n: Value,
@@ -114,7 +98,7 @@ def emit_layout_adjoint(gu: GradientState, layout: CopyLayout, d_dst: Value, d_s
     `d_dst = 0`); nothing where run-time flag `skip` is true."""
     b = gu.b
     if layout.checked:
-        b.call(_whole_records_check(gu), [n, ConstantInt(I64, layout.period)])  # type: ignore[arg-type]
+        b.call(whole_records_check(gu), [n, ConstantInt(I64, layout.period)])  # type: ignore[arg-type]
     if layout.period is None:
         reps: Value = ConstantInt(I64, 1)
         stride = 0
@@ -127,7 +111,7 @@ def emit_layout_adjoint(gu: GradientState, layout: CopyLayout, d_dst: Value, d_s
         elem = FloatType(seg.type.float_kind)  # type: ignore[arg-type]
         per: Value = ConstantInt(I64, seg.size // seg.type.stride)
         if layout.bounded:  # the elements of the segment the run-time length covers
-            per = b.call(_covered_elements(gu), [n, ConstantInt(I64, seg.offset), per,
+            per = b.call(covered_elements(gu), [n, ConstantInt(I64, seg.offset), per,
                                                  ConstantInt(I64, seg.type.stride)], "covered")
         dst = b.gep(I8, d_dst, [seg.offset], "d.dst") if seg.offset else d_dst
         src = b.gep(I8, d_src, [seg.offset], "d.src") if seg.offset else d_src
@@ -276,104 +260,6 @@ def _repeated(gu: GradientState, ptr: Value) -> CopyLayout | None:
     return None
 
 
-def _declared_element(ptr: Value, gu: GradientState, depth: int = 0) -> Type | None:
-    """The type `ptr` is indexed with, the declared type of the local object it is
-    the start of, the one type the program indexes from `ptr` with (`h[i].x` after
-    `memcpy(h, s, n * sizeof *h)`: `getelementptr %struct.S, ptr %h, i64 %i`), or, for
-    a pointer from outside, what `_source_element` finds."""
-    located = alloca_offset(ptr, TypeSeeds(gu.layout))
-    if located is not None and located[1] == 0 and located[0].count is None:
-        return located[0].allocated_type
-    own = indexed_type(ptr)
-    if own is not None and not _is_byte(own):
-        return own
-    return _indexed_from(ptr) or _indexed_from_every_source(ptr, gu, depth) or _source_element(ptr, gu, depth)
-
-
-def _source_element(ptr: Value, gu: GradientState, depth: int) -> Type | None:
-    """The element type of a pointer that comes from outside the function's own
-    indexing: a parameter's is what its callers agree on, a loaded `P *`'s is the
-    record its pointer TBAA tag names (`p1 _ZTS1P`)."""
-    if isinstance(ptr, Argument):
-        return _agreed_by_callers(ptr, gu, depth)
-    if isinstance(ptr, Load) and (tag := ptr.metadata.get("tbaa")) is not None:
-        reader = gu.types.analysis.tbaa
-        base = reader.access_base(tag)
-        info = reader.type_node(base[0]) if base is not None and base[1] == 0 else None
-        return pointee_declaration(gu.module, info.name if info is not None else None)
-    return None
-
-
-_MAX_CALLER_DEPTH = 3
-"""Callers asked, one above the other, for the element type of a parameter."""
-
-
-def _agreed_by_callers(arg: Argument, gu: GradientState, depth: int) -> Type | None:
-    """The element type every direct call site passes as `arg` (None when one has
-    none, they differ, or the callers are unknown)."""
-    fn = arg.parent
-    original = gu.module.get_function(fn.name or "") if isinstance(fn, Function) else None
-    sites = direct_call_sites(gu.module, original) if original is not None and depth < _MAX_CALLER_DEPTH else None
-    if not sites:
-        return None
-    types = {_declared_element(call.args[arg.index], gu, depth + 1) if arg.index < len(call.args) else None
-             for _, call in sites}
-    return types.pop() if len(types) == 1 else None
-
-
-def _indexed_from_every_source(ptr: Value, gu: GradientState, depth: int) -> Type | None:
-    """The one type every buffer a phi or select may choose is indexed with
-    (`std::vector`'s data pointer after a loop that grew it: the old buffer or the
-    new one, each walked as `getelementptr %struct.P`), when the steps between (a
-    loop pointer moving one element at a time, the end of the used part) are whole
-    elements;
-    `begin + (pos - begin)` is `pos`; null chooses nothing; a parameter or a loaded
-    pointer has the type `_source_element` finds."""
-    sources: list[Value] = []
-    steps: set[int] = set()
-    seeds = TypeSeeds(gu.layout)
-    work, seen = [ptr], set()
-    while work:
-        v = work.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        if len(seen) > 32:
-            return None
-        if isinstance(v, Phi):
-            work += [value for value, _ in v.incoming]
-        elif isinstance(v, Select):
-            work += [v.true_value, v.false_value]
-        elif isinstance(v, GetElementPtr) and (moved_back := rebased_addresses(v)) is not None:
-            work += moved_back
-        elif isinstance(v, GetElementPtr) and (off := gep_offset(v, seeds, {})) is not None:
-            steps |= {off[0], off[1]}  # `new + used + 16`: whole elements when `used` is
-            work.append(v.ptr)
-        elif not (isinstance(v, ConstantSimple) and v.keyword in ("null", "poison", "undef")):
-            sources.append(v)
-    if ptr in sources or not sources:
-        return None
-    types = {_indexed_from(v) or _source_element(v, gu, depth) for v in sources}
-    elem = types.pop() if len(types) == 1 else None
-    size = seeds.alloc_size(elem) if elem is not None else None
-    return elem if size and all(step % size == 0 for step in steps) else None
-
-
-def _indexed_from(ptr: Value) -> Type | None:
-    """The element type of every `getelementptr T, ptr %ptr, %i` (one variable
-    index), when they all agree. Byte offsets (`getelementptr i8, ptr %new, i64
-    %used`, where `std::vector` growing puts the new element) declare no type."""
-    types = {t for use in ptr.uses
-             if isinstance(use.user, GetElementPtr) and use.user.ptr is ptr
-             and (t := indexed_type(use.user)) is not None and not _is_byte(t)}
-    return types.pop() if len(types) == 1 else None
-
-
-def _is_byte(t: Type) -> bool:
-    """`i8`: LLVM's type for byte offsets, which says nothing of what is there."""
-    return isinstance(t, IntType) and t.bits == 8
-
-
 def _agreed_element_type(gu: GradientState, call: CallBase) -> FloatType | None:
     types = {t for t in (_element_float_type(gu, call.args[0]), _element_float_type(gu, call.args[1]))
              if t is not None}
@@ -410,23 +296,22 @@ def _indexed_element_layout(gu: GradientState, call: CallBase, proven: bool = Tr
     its size. Unless `proven`, a run-time length nothing shows to be whole records
     is checked at run time instead: `std::vector::insert` copies `pos - begin` bytes,
     `pos` an iterator its caller made, and C++ only ever moves whole objects."""
-    elems = {t for t in (_declared_element(p, gu) for p in call.args[:2]) if t is not None}
+    elems = {t for t in (declared_element(p, gu) for p in call.args[:2]) if t is not None}
     elem = elems.pop() if len(elems) == 1 else None
     segments = declared_segments(elem, gu.layout) if elem is not None else None
     size = gu.layout.alloc_size_of(elem) if elem is not None else 0
     if segments is None or size == 0:
         return None
-    if _length_multiple(gu, call) % size == 0:
+    if _length_multiple(gu, call.args[2]) % size == 0:
         return CopyLayout(tuple(segments), size)
     if proven or size == 1 or isinstance(call.args[2], ConstantInt):
         return None
     return CopyLayout(tuple(segments), size, checked=True)
 
 
-def _length_multiple(gu: GradientState, call: CallBase) -> int:
-    """A number the length of copy `call` is always a multiple of (`length_multiple`)."""
-    provenance = gu.types.analysis.provenance(gu.types.function, {})
-    return length_multiple(call.args[2], provenance)
+def _length_multiple(gu: GradientState, length: Value) -> int:
+    """A number the byte count `length` is always a multiple of (`length_multiple`)."""
+    return length_multiple(length, gu.types.analysis.provenance(gu.types.function, {}))
 
 
 def _walked_records_layout(gu: GradientState, call: CallBase) -> CopyLayout | None:
@@ -435,9 +320,9 @@ def _walked_records_layout(gu: GradientState, call: CallBase) -> CopyLayout | No
     stepping by 24, or an index scaled by 24): every record holds what type
     analysis shows for the first, its padding no data."""
     seeds = TypeSeeds(gu.layout)
-    multiple = _length_multiple(gu, call)
+    multiple = _length_multiple(gu, call.args[2])
     no_data = _no_data(gu, call)
-    for step in sorted({s for p in call.args[:2] for s in _walk_steps(p, seeds)}):
+    for step in sorted({s for p in call.args[:2] for s in walk_steps(p, seeds)}):
         if step > 1 and multiple % step == 0:
             layout = gu.types.records_layout(call, step, no_data)
             if layout is not None:
@@ -445,101 +330,7 @@ def _walked_records_layout(gu: GradientState, call: CallBase) -> CopyLayout | No
     return None
 
 
-def _walk_steps(ptr: Value, seeds: TypeSeeds) -> set[int]:
-    """The strides in which the program walks the memory from `ptr` on: a GEP
-    adding a variable multiple of S to it, or a loop phi (reached from `ptr` through
-    phis and selects) that steps by a constant S."""
-    steps: set[int] = set()
-    work, seen = [ptr], set()
-    while work and len(seen) < 16:
-        v = work.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        for use in v.uses:
-            user = use.user
-            if isinstance(user, GetElementPtr) and user.ptr is v:
-                off = gep_offset(user, seeds, {})
-                if off is not None and off[0] == 0 and off[1] > 1:
-                    steps.add(off[1])
-            elif isinstance(user, (Phi, Select)):
-                if isinstance(user, Phi):
-                    steps |= _phi_steps(user, seeds)
-                work.append(user)
-    return steps
-
-
-def _phi_steps(v: Phi, seeds: TypeSeeds) -> set[int]:
-    """S when phi `v` takes `v + S` (a constant GEP of it) as one of its values."""
-    steps = set()
-    for value, _ in v.incoming:
-        if isinstance(value, GetElementPtr) and value.ptr is v:
-            off = gep_offset(value, seeds, {})
-            if off is not None and off[1] == 0 and off[0] > 1:
-                steps.add(off[0])
-    return steps
-
-
 # -- the element loop ----------------------------------------------------------------------------------
-
-
-def _whole_records_check(gu: GradientState) -> Function:
-    """`void __enzc_check_whole_records(i64 n, i64 size)`: aborts with a message
-    unless `n` bytes are whole `size`-byte records (the adjoint of part of a record
-    would be wrong, not imprecise)."""
-    fn, fresh = define_helper(gu.module, "__enzc_check_whole_records", FunctionType(VOID, (I64, I64)),
-                              ("n", "size"))
-    if not fresh:
-        return fn
-    n, size = fn.args
-    entry, partial, whole = new_block(fn, "entry"), new_block(fn, "partial"), new_block(fn, "whole")
-    b = IRBuilder(entry)
-    b.cond_br(b.icmp("ne", b.urem(n, size, "rest"), ConstantInt(I64, 0), "is.partial"), partial, whole)
-    b.position_at_end(partial)
-    b.call(define_failure(gu.module, "__enzc_partial_record_error", _PARTIAL_RECORD), [])
-    b.unreachable()
-    b.position_at_end(whole)
-    b.ret_void()
-    return fn
-
-
-def _covered_elements(gu: GradientState) -> Function:
-    """`i64 __enzc_covered_elements(i64 n, i64 offset, i64 count, i64 size)`: how many
-    of the `count` elements of `size` bytes at `offset` a copy of `n` bytes moves
-    whole; aborts with a message if it ends inside one."""
-    fn, fresh = define_helper(gu.module, "__enzc_covered_elements", FunctionType(I64, (I64, I64, I64, I64)),
-                              ("n", "offset", "count", "size"))
-    if not fresh:
-        return fn
-    n, offset, count, size = fn.args
-    entry, none, some, every, part, cut, whole = (new_block(fn, name) for name in (
-        "entry", "none", "some", "every", "part", "cut", "whole"))
-    b = IRBuilder(entry)
-    b.cond_br(b.icmp("ugt", n, offset, "reaches"), some, none)
-    b.position_at_end(none)
-    b.ret(ConstantInt(I64, 0))
-    b.position_at_end(some)
-    avail = b.sub(n, offset, "avail")
-    moved = b.udiv(avail, size, "moved")
-    b.cond_br(b.icmp("uge", moved, count, "all"), every, part)
-    b.position_at_end(every)
-    b.ret(count)
-    b.position_at_end(part)
-    b.cond_br(b.icmp("ne", b.urem(avail, size, "rest"), ConstantInt(I64, 0), "inside"), cut, whole)
-    b.position_at_end(cut)
-    b.call(define_failure(gu.module, "__enzc_partial_float_error", _PARTIAL_FLOAT), [])
-    b.unreachable()
-    b.position_at_end(whole)
-    b.ret(moved)
-    return fn
-
-
-_PARTIAL_FLOAT = (b"enzc: a memory copy being differentiated ended inside a floating-point value; "
-                  b"no derivative exists\n")
-
-
-_PARTIAL_RECORD = (b"enzc: a memory copy being differentiated moved part of a record (its length is not a "
-                   b"whole number of the records the program indexes the memory as); no derivative exists\n")
 
 
 def _helper(gu: GradientState, elem: FloatType, drop: bool = False) -> Function:

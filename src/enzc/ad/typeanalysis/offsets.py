@@ -559,10 +559,10 @@ def _address_of(v: Value) -> Value | None:
 
 def _is_null_like(v: Value) -> bool:
     """null/undef/poison point at no object: they do not decide a phi's object."""
-    return (isinstance(v, ConstantSimple) and v.keyword in ("null", "undef", "poison")) or is_fixed_address(v)
+    return (isinstance(v, ConstantSimple) and v.keyword in ("null", "undef", "poison")) or _is_fixed_address(v)
 
 
-def is_fixed_address(v: Value) -> bool:
+def _is_fixed_address(v: Value) -> bool:
     """`inttoptr (i64 48 to ptr)`: a constant address, no object (what `&begin[3]`
     becomes on the path where an empty `std::vector`'s `begin` is null)."""
     return isinstance(v, ConstantExpr) and v.opcode == "inttoptr" and all(

@@ -278,7 +278,8 @@ class TBAAReader:
             info = self.type_node(node)
             members: list[Member] = []
             for member, offset, size in info.members if info is not None else ():
-                name = self.type_node(member).name if self.type_node(member) is not None else None
+                member_info = self.type_node(member)
+                name = member_info.name if member_info is not None else None
                 if offset is not None and size is None:
                     members.append((offset, *_member_kind(name)))
             cached = self._chars[id(node)] = char_member_sizes(self.module, self.layout, info.name if info else None,
