@@ -52,6 +52,11 @@ CASES = {
     "enzyme_plugin_attribute": Case(DIAG / "enzyme_plugin_attribute.c", ("'enzyme_inactive_noblock'", "not supported")),
     "allocation_like_bad_index": Case(DIAG / "allocation_like_bad_index.c", ("__enzyme_allocation_like", "index")),
     "float_bits_arithmetic": Case(DIAG / "float_bits_arithmetic.c", ("bits", "double", "i64")),
+    # a word copy of doubles alone differentiates (rev2/memory/word_copy_helper_doubles.c)
+    "word_copy_mixed_record": Case(DIAG / "word_copy_mixed_record.c", ("i64", "floating-point", "integers alike")),
+    "word_copy_mixed_record_no_strict_aliasing": Case(DIAG / "word_copy_mixed_record.c",
+                                                      ("i64", "floating-point", "integers alike"),
+                                                      ("-fno-strict-aliasing",)),
     "const_pointer_in_dup_struct": Case(DIAG / "const_pointer_in_dup_struct.c", ("without a shadow", "enzyme_dup")),
     "allocated_tape_too_small": Case(DIAG / "allocated_tape_too_small.c", ("tape", "4 bytes", "8 bytes")),
     "struct_result_reverse": Case(DIAG / "struct_result_reverse.c", ("triple", "sret", "enzyme_dup")),

@@ -51,7 +51,7 @@ pieces of a mix, None for integers, or why it cannot be told."""
 
 
 _HINT = ("copy the values as double/float (not through integer types or unions) in the "
-         "differentiated code")
+         "differentiated code, or copy whole objects with memcpy")
 
 
 def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activity: Activity,
@@ -77,6 +77,7 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
                  for inst in candidates]  # all before rewriting: the results describe these values
         if any(_undecided(inst, real, activity) for inst, real in zip(candidates, reals)):
             reals = _by_call_sites(types, tbaa, fn, candidates, reals, layout, activity)
+        reals = _words_by_callers(types, fn, candidates, reals, layout)
         changed = False
         for inst, real in zip(candidates, reals):
             if isinstance(inst, Store) and (known := _known_bits(inst.value, splitter)) is not None:
@@ -113,6 +114,49 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
     _check_integer_pointers(module, fn, activity)
     _check_float_bits(module, fn, activity)
     return activity
+
+
+_MIXED = "its words hold floating-point data and integers alike (what its callers pass, its own types)"
+
+
+def _copies_mixed_word(types: TypeResults, inst: Instruction) -> bool:
+    """A word loaded and stored as an integer where type analysis finds floats and
+    integers alike (a `long *` walk over a struct of doubles and longs): neither its
+    `!tbaa` tag nor its indexing type tells which this word is."""
+    return isinstance(inst, Store) and isinstance(inst.value, Load) \
+        and any(s.type.kind is Kind.CONFLICT for s in types.value_layout(inst.value))
+
+
+def _words_by_callers(types: TypeAnalysis, fn: Function, candidates: list[Instruction],
+                      reals: list[Moved], layout: DataLayout) -> list[Moved]:
+    """`reals`, with the integer word copies (a load only stored, a store of a load)
+    taken as integers re-decided by what `fn`'s call sites pass: a helper copying
+    words through `void *` knows nothing of the memory on its own, so its tags or
+    indexing type (`long *`) decided them. Words the callers show to be floats or
+    pointers get that type; words they show to be floats and integers alike
+    (`_copies_mixed_word`) are undecided."""
+    words = [i for i, (inst, real) in enumerate(zip(candidates, reals)) if real is None and _word_copy(inst)]
+    by_callers = types.call_site_results(fn) if words else None
+    if by_callers is None:
+        return reals
+    out = list(reals)
+    for i in words:
+        inst = candidates[i]
+        value = inst if isinstance(inst, Load) else inst.value  # type: ignore[attr-defined]
+        segments = by_callers.value_layout(value)
+        if any(seg.type.kind is Kind.CONFLICT for seg in segments):
+            out[i] = _MIXED
+        elif any(seg.type.kind in (Kind.FLOAT, Kind.POINTER) for seg in segments):
+            out[i] = _from_segments(segments, value.type, layout)
+    return out
+
+
+def _word_copy(inst: Instruction) -> bool:
+    """A load whose value is only stored, or a store of a loaded value."""
+    if isinstance(inst, Store):
+        return isinstance(inst.value, Load)
+    return isinstance(inst, Load) and bool(inst.uses) and all(
+        isinstance(u.user, Store) and u.index == 0 for u in inst.uses)
 
 
 def _known_bits(value: Value, splitter: Splitter) -> Moved:
@@ -211,9 +255,13 @@ def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout:
     active (a constant: `memset(&x, 0, 8)` or a double copied from a constant table
     become `store i64`) takes the type of the memory it overwrites instead, so that
     the shadow of overwritten floats is cleared like for a `store double`."""
-    if _tagged_integer(tbaa, inst) or isinstance(_declared(inst, layout), IntType):
+    if isinstance(_declared(inst, layout), IntType):
         return None
     value = inst if isinstance(inst, Load) else inst.value  # type: ignore[attr-defined]
+    if _copies_mixed_word(types, inst):
+        return _MIXED
+    if _tagged_integer(tbaa, inst):
+        return None
     size = layout.size_of(value.type)
     declared = indexed_segments(inst.ptr, size, layout)  # type: ignore[attr-defined]
     if isinstance(inst, Store) and activity.has_shadow(inst.ptr) and not _may_carry_active_bits(value, activity):
@@ -225,7 +273,11 @@ def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout:
     if isinstance(real, str) and isinstance(inst, Load) and declared is None:
         declared = _declared_by_stores(inst, size, layout)  # a load only stored: where it goes
     if isinstance(real, str) and declared is not None:
-        return _from_segments(declared, value.type, layout)
+        by_declared = _from_segments(declared, value.type, layout)
+        if by_declared is None and _word_copy(inst):
+            # `long *` over any memory: a word-by-word copy's type is no evidence
+            return "only its integer type says what it copies"
+        return by_declared
     return real
 
 
