@@ -31,6 +31,7 @@ from enzc.ad.memory.fnptr import PAIR, reachable_definitions, shadow_of_pointer
 from enzc.ad.rules.table import has_rule
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.lanes import each_lane, lane_shadows
+from enzc.ad.synth.site_types import call_site_context
 from enzc.ad.synth.signature import CallRecord, Signature, augmented_type, reverse_type
 
 HINT = ("let the optimizer inline it (static inline / always_inline), provide a custom derivative "
@@ -58,10 +59,14 @@ def callee_signature(gu: GradientUtils, call: CallBase) -> Signature:
             args.append(ArgActivity.CONST)
     shadow_return = carries_pointer(call.type) and gu.activity.has_shadow(call)
     shadowed = {i for i, a in enumerate(args) if a is ArgActivity.DUP}
+    fn = call.called_function
+    site = call_site_context(gu.type_analysis, gu.original, call, fn) \
+        if isinstance(fn, Function) and not fn.is_declaration else None
     return Signature(tuple(args), gu.has_adjoint(call) or shadow_return, stable_args(gu, call), width=gu.width,
                      parallel=gu.parallel, distinct=gu.memory.distinct_pairs(list(call.args)),
                      runtime_activity=gu.runtime_activity,
-                     distinct_shadows=distinct_shadow_pairs(list(call.args), shadowed, gu.distinct_shadow_args))
+                     distinct_shadows=distinct_shadow_pairs(list(call.args), shadowed, gu.distinct_shadow_args),
+                     site=site)
 
 
 def stable_args(gu: GradientUtils, call: CallBase) -> frozenset[int]:

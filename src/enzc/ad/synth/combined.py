@@ -85,7 +85,8 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
     g.linkage.words = ["internal"]
     g.header_suffix = [w for w in fn.header_suffix if w.startswith("personality")]  # landing pads need it
     types = derivatives.types if derivatives is not None else TypeAnalysis(module, layout)
-    gu, extra = start_derived(module, layout, fn, sig.args, sig.active_return, g, width=sig.width, types=types)
+    gu, extra = start_derived(module, layout, fn, sig.args, sig.active_return, g, width=sig.width, types=types,
+                              site=sig.site)
     start_lanes(gu, [{a: s[k] for a, s in extra.items()} for k in range(sig.width)])
     original = gu.original
     gu.derivatives = derivatives

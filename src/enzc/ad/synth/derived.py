@@ -25,24 +25,29 @@ from enzc.ad.synth.dynamic_stack import lower_dynamic_allocas
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.parallel_prepare import prepare_parallel
 from enzc.ad.synth.preprocess import prepare
+from enzc.ad.synth.site_types import SiteContext
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 
 
 def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[ArgActivity, ...],
                   active_return: bool, g: Function, reverse: bool = True, width: int = 1, *,
-                  types: TypeAnalysis) -> tuple[GradientUtils, dict[Value, list[Value]]]:
+                  types: TypeAnalysis, site: SiteContext | None = None
+                  ) -> tuple[GradientUtils, dict[Value, list[Value]]]:
     """Fill `g` (declared with `width` parameters after each `has_shadow` argument)
     with a clone of the prepared `fn`; returns its GradientUtils and the map from
     `fn`'s arguments to those extra parameters (the first is the shadow GradientUtils knows). `args` are the classes activity analysis
     sees: a pointer with a shadow is DUP, a float with a derivative OUT. With
     `reverse`, dynamic stack memory outlives the forward pass (`dynamic_stack`). `types`
-    is the module's type analysis, shared by every derivative."""
+    is the module's type analysis, shared by every derivative; `site`, when given,
+    what the one call site this derivative serves passes (`site_types`)."""
     from enzc.ad.diagnostics import ad_error
 
     _reject_computed_goto(module, fn)
     _reject_nonlocal_jumps(module, fn)
     try:
         original, _ = prepare(fn)
+        if site is not None:
+            site.apply(types, original)
         prepare_parallel(original, module)
         _reject_unsupported_openmp(module, original)
         lower_posix_memalign(original, module)

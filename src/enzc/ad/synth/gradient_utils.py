@@ -173,7 +173,8 @@ class GradientUtils:
     @property
     def types(self) -> TypeResults:
         """Type analysis of the original, computed on first use (most gradients never
-        ask). From its IR types alone: the derivative serves every call site."""
+        ask). From its IR types alone when the derivative serves every call site,
+        else in its one call site's context (`site_types`)."""
         if self._types is None:
             self._types = self.type_analysis.analyze(self.original)
         return self._types

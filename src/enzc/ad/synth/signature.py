@@ -23,6 +23,7 @@ from enzc.ir.values import Value
 
 from enzc.ad.analysis.activity import ArgActivity, carries_pointer
 from enzc.ad.memory.fnptr import DerivedPair
+from enzc.ad.synth.site_types import SiteContext
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 
 
@@ -57,6 +58,10 @@ class Signature:
     error: bool = False
     """Forward mode carrying error estimates instead of tangents
     (`__enzyme_error_estimate`, `forward_error`)."""
+    site: SiteContext | None = None
+    """For a callee made for one call site (`site_types`: it copies memory only its
+    callers can type, and they disagree), what that site passes; None: the
+    derivative is typed on its own and serves every call site."""
 
     def text(self) -> str:
         ret = "active" if self.active_return else "inactive"

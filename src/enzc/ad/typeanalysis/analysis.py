@@ -62,24 +62,35 @@ class TypeAnalysis:
         self._provenance: dict[Function, dict] = {}
         self._strings: dict[Function, StringObjects] = {}
         self._copy_bounds: dict[CallBase, int | None] = {}
-        self._contexts: dict[Function, int] = {}
+        self._contexts: dict[Function, set[object]] = {}
+        """Per function, the call sites (or, asked directly, the contexts) it was analysed for."""
         self._summaries: dict[Function, FunctionState] = {}
         self._by_call_sites: TypeAnalysis | None = None
+        self._site_args: dict[Function, list[TypeTree]] = {}
+        """Private copies typed for one call site (`assume_arguments`)."""
+        self.site_typed: dict[Function, bool] = {}
+        """Memo of `synth.site_types.needs_site_types`, per original function."""
 
     # -- public ---------------------------------------------------------------------
     def analyze(self, fn: Function, arg_trees: list[TypeTree] | None = None, ret_tree: TypeTree | None = None,
                 *, warm: TypeResults | None = None,
-                _origins: dict[int, tuple[FunctionState, int, int]] | None = None) -> TypeResults:
+                _origins: dict[int, tuple[FunctionState, int, int]] | None = None,
+                _site: CallBase | None = None) -> TypeResults:
         """Type trees of `fn` when called with arguments described by `arg_trees`
         (missing ones: only what the IR types say) and a caller expecting `ret_tree`."""
+        if fn in self._site_args:
+            arg_trees = arg_trees if arg_trees is not None else self._site_args[fn]
+            if self.max_contexts is not None:  # typed for one call site: no summary may blur it
+                return self._without_summaries().analyze(fn, arg_trees, ret_tree, warm=warm, _origins=_origins)
         args = self._context_args(fn, arg_trees)
         ret = self._context_ret(fn, ret_tree)
         key = (fn, tuple(args), ret)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        contexts = self._contexts[fn] = self._contexts.get(fn, 0) + 1
-        if self.max_contexts is not None and contexts > self.max_contexts:
+        asked = self._contexts.setdefault(fn, set())
+        asked.add(_site if _site is not None else key)  # a call re-asking as its trees grow: one context
+        if self.max_contexts is not None and len(asked) > self.max_contexts:
             return self._analyze_summary(fn, args, ret)
         state = FunctionState(self, fn, args, ret, warm.trees if warm is not None and warm.function is fn else None,
                               _origins)
@@ -100,14 +111,33 @@ class TypeAnalysis:
         results = self.analyze(caller)
         return [results.tree_of(v) for v in values]
 
+    def assume_arguments(self, fn: Function, trees: list[TypeTree]) -> None:
+        """Analyse `fn` (a private copy being differentiated for one call site) as
+        called with arguments described by `trees` whenever no context is given,
+        without summaries (`precise`)."""
+        self._site_args[fn] = trees
+        self._without_summaries()._site_args[fn] = trees
+
+    def precise(self, fn: Function) -> TypeResults:
+        """`fn` analysed without summaries, so that no other call site's facts reach
+        what its calls pass on (in its own call site's context, if it has one)."""
+        return self._without_summaries().analyze(fn)
+
+    def _without_summaries(self) -> TypeAnalysis:
+        if self._by_call_sites is None:
+            self._by_call_sites = TypeAnalysis(self.module, self.layout, summaries=False)
+        return self._by_call_sites
+
     def call_site_results(self, fn: Function) -> TypeResults | None:
         """`fn` analysed in the context all its direct call sites agree on (`callers`),
         by this module's analysis without summaries (facts of one call site must not
-        reach another); None when its callers are unknown."""
-        if self._by_call_sites is None:
-            self._by_call_sites = TypeAnalysis(self.module, self.layout, summaries=False)
-        context = caller_context(self._by_call_sites, fn.name or "")
-        return self._by_call_sites.analyze(fn, context) if context is not None else None
+        reach another); None when its callers are unknown, or when `fn` is already
+        typed for its one call site (`assume_arguments`: the others say less)."""
+        if fn in self._site_args:
+            return None
+        by_call_sites = self._without_summaries()
+        context = caller_context(by_call_sites, fn.name or "")
+        return by_call_sites.analyze(fn, context) if context is not None else None
 
     def forget(self, fn: Function) -> None:
         """Drop what is known of `fn`, whose body changed (the engine rewrites the
@@ -210,7 +240,7 @@ class TypeAnalysis:
                 root, c = constant_offset_base(a, state)
                 if isinstance(root, Argument):
                     origins[i] = (state, root.index, c)
-            results = self.analyze(callee, args, ret, warm=previous, _origins=origins)
+            results = self.analyze(callee, args, ret, warm=previous, _origins=origins, _site=call)
             state.call_results[call] = results
             if state in results.deps:
                 state.provisional_calls[call] = None

@@ -1,0 +1,111 @@
+"""Derivatives typed for the call site that asks for them.
+
+A callee's derivative is made once per signature and serves every call site, so it
+is typed from its IR and from what all its direct callers agree on
+(`typeanalysis.callers`). A helper that copies whatever it is handed
+(`memcpy(to, from, n)` through `void *`) and is called with records of different
+layouts gets no such agreement: its copies have no type. Enzyme types each
+derivative in the context of the call that asks for it. enzc does so where it
+matters: when a copy through the callee's pointer arguments, in the callee or in a
+function it hands them to, cannot be typed without its caller, the call site's
+argument trees and constant integer arguments join the signature (`Signature.site`)
+and the derivative is made for that context (`SiteContext.apply`). Every other derivative
+still serves all of its call sites.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from enzc.ir.instructions import CallBase
+from enzc.ir.module import Function
+from enzc.ir.types import PointerType
+from enzc.ir.values import Argument, ConstantInt, Value
+
+from enzc.ad.analysis.memory_facts import underlying_object
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
+from enzc.ad.typeanalysis.errors import TypeAnalysisError
+from enzc.ad.typeanalysis.typetree import TypeTree
+
+_COPIES = ("llvm.memcpy", "llvm.memmove", "memcpy", "memmove")
+MAX_DEPTH = 8
+"""Functions followed down from the callee through the pointers it passes on."""
+
+
+@dataclass(frozen=True)
+class SiteContext:
+    """What one call site says of the callee's arguments: their type trees, and
+    the integer arguments it passes as constants (a `sizeof` length: a copy of
+    `n` bytes through a 64-byte buffer is typed only once `n` is known)."""
+
+    trees: tuple[TypeTree, ...]
+    constants: tuple[tuple[int, int], ...]
+    """(parameter index, value) of each constant integer argument."""
+
+    def apply(self, types: TypeAnalysis, copy: Function) -> None:
+        """Make `copy` (the private copy being differentiated) this call site's:
+        the constants replace their parameters, the trees type the arguments."""
+        for index, value in self.constants:
+            param = copy.args[index]
+            param.replace_all_uses_with(ConstantInt(param.type, value))  # type: ignore[arg-type]
+        types.assume_arguments(copy, list(self.trees))
+
+
+def call_site_context(types: TypeAnalysis, caller: Function, call: CallBase, fn: Function) -> SiteContext | None:
+    """`Signature.site` for `call` of `fn` in `caller` (the private copy being
+    differentiated) when `fn` needs one (`needs_site_types`), else None. The trees
+    come from the analysis without summaries: a summary would join in what the
+    function's other callers pass."""
+    if not needs_site_types(types, fn):
+        return None
+    results = types.precise(caller)
+    args = call.args[: len(fn.args)]
+    constants = tuple((i, a.value) for i, a in enumerate(args) if isinstance(a, ConstantInt))
+    return SiteContext(tuple(results.tree_of(a) for a in args), constants)
+
+
+def needs_site_types(types: TypeAnalysis, fn: Function, depth: int = 0) -> bool:
+    """Whether a copy through `fn`'s pointer arguments, in `fn` or in a function it
+    passes them to, has no type unless the caller's arguments give one."""
+    known = types.site_typed.get(fn)
+    if known is not None:
+        return known
+    types.site_typed[fn] = False  # recursion: the cycle's other calls decide
+    found = depth < MAX_DEPTH and _copies_untyped(types, fn, depth)
+    types.site_typed[fn] = found
+    return found
+
+
+def _copies_untyped(types: TypeAnalysis, fn: Function, depth: int) -> bool:
+    copies, callees = _through_arguments(fn)
+    if copies:
+        results = types.precise(fn)  # on its own: a summary would answer with other sites' facts
+        for call in copies:
+            try:
+                results.copy_layout(call)
+            except TypeAnalysisError:
+                return True
+    return any(needs_site_types(types, callee, depth + 1) for callee in callees)
+
+
+def _through_arguments(fn: Function) -> tuple[list[CallBase], list[Function]]:
+    """The copies in `fn` reading or writing through its arguments, and the defined
+    functions it passes them to."""
+    copies: list[CallBase] = []
+    callees: list[Function] = []
+    if fn.is_declaration or not any(isinstance(a.type, PointerType) for a in fn.args):
+        return copies, callees
+    for inst in fn.instructions():
+        if not isinstance(inst, CallBase) or not isinstance(callee := inst.called_function, Function):
+            continue
+        name = callee.name or ""
+        if any(name == c or name.startswith(c + ".") for c in _COPIES):
+            if _is_argument(underlying_object(inst.args[0])) or _is_argument(underlying_object(inst.args[1])):
+                copies.append(inst)
+        elif not callee.is_declaration and any(_is_argument(underlying_object(a)) for a in inst.args):
+            callees.append(callee)
+    return copies, callees
+
+
+def _is_argument(v: Value) -> bool:
+    return isinstance(v, Argument)
