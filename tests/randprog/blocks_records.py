@@ -1,7 +1,8 @@
 """Records holding fixed arrays beside ints, pointers and doubles: filled from
-active values, copied whole (assignment, memcpy, into the heap, into an array of
-records), read at run-time indices in loops, passed to helpers by pointer and by
-value. A variable index into one field must not be taken for the fields beside it.
+active values, copied whole (assignment, memcpy, a `void *` copy helper every record
+of the function shares, into the heap, into an array of records), read at run-time
+indices in loops, passed to helpers by pointer and by value. A variable index into
+one field must not be taken for the fields beside it.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ def record_block(ctx: FunctionContext) -> None:
     with ctx.scope(f"for (int {i} = 0; {i} < {slots}; {i}++)"):
         ctx.emit(f"{_slot(rec + '.', rows, length, i)} = {e.text} * (0.5 + 0.25 * {i});")
     element = e.bound * (0.5 + 0.25 * slots)
-    use = ctx.rng.choice([_local_copy, _memcpy_copy, _heap_copy, _record_array, _helper_by_pointer,
-                          _helper_by_value])
+    use = ctx.rng.choice([_local_copy, _memcpy_copy, _shared_helper_copy, _heap_copy, _record_array,
+                          _helper_by_pointer, _helper_by_value])
     text = use(ctx, name, rec, rows, length, target)
     bound = 1.25 * (slots * element * target.bound + w.bound * length)
     ctx.declare("rv", text, bound)
@@ -65,6 +66,20 @@ def _memcpy_copy(ctx: FunctionContext, name: str, rec: str, rows: int, length: i
     copy = ctx.fresh("rc")
     ctx.emit(f"struct {name} {copy};")
     ctx.emit(f"memcpy(&{copy}, &{rec}, sizeof {copy});")
+    return _sum(ctx, copy + ".", rows, length, target)
+
+
+def _shared_helper_copy(ctx: FunctionContext, name: str, rec: str, rows: int, length: int, target: Arr) -> str:
+    """A copy by the function's `void *` helper (`memcpy` of the byte count it is
+    given), which the function's other records go through too."""
+    if ctx.copy_helper is None:
+        ctx.copy_helper = ctx.global_name("copy")
+        link = ctx.rng.choice(["__attribute__((noinline))", "static __attribute__((noinline))", "static"])
+        ctx.add_toplevel(linked(link, f"void {ctx.copy_helper}(void *to, const void *from, unsigned long n) {{\n"
+                                      "    memcpy(to, from, n);\n}\n"))
+    copy = ctx.fresh("rc")
+    ctx.emit(f"struct {name} {copy};")
+    ctx.emit(f"{ctx.copy_helper}(&{copy}, &{rec}, sizeof {copy});")
     return _sum(ctx, copy + ".", rows, length, target)
 
 

@@ -121,6 +121,9 @@ class FunctionContext:
     """Length of the input array x (0 inside helpers, which cannot see x)."""
     ix_len: int = 0
     """Length of the int* argument ix (its values lie in [0, n_x))."""
+    copy_helper: str | None = None
+    """The function's `void *` byte-copy helper, shared by every record it copies
+    (`blocks_records`): its call sites pass records of different layouts."""
 
     def has(self, feature: str) -> bool:
         return self.features.get(feature, False)

@@ -54,7 +54,8 @@ FEATURES: tuple[Feature, ...] = (
     Feature("ptr_select", 0.3, "pointers chosen by a condition (two active arrays, or a "
             "constant table and an active array)"),
     Feature("record", 0.3, "structs holding fixed arrays (1-D, or 2-D read by a flat index) "
-            "beside an int, a pointer and a double: copied by assignment, memcpy, into the heap "
+            "beside an int, a pointer and a double: copied by assignment, memcpy, a void * copy helper "
+            "the function's records share, into the heap "
             "and into arrays of them, read at run-time indices, passed to helpers"),
     Feature("kinks", 0.15, "fabs, fmax, fmin (the checker resamples the point when FD "
             "straddles a kink)"),

@@ -31,7 +31,7 @@ UNIT = 8
 XFAIL: dict[str, str] = {}
 
 
-PINNED_SHA256 = "30aabc705567c69c38fdad6bdd3ab5dbc3f743ba6e42f5395d8edd893ebb9833"
+PINNED_SHA256 = "ac1a92204f5d0d2b6d31d85e1c9486562940ef9f645556395cfddff061c63a14"
 """sha256 of the code of seeds 1..100. The campaign figures in docs/reliability.md are
 for this generator: a change that alters programs must update this value and say in
 the docs that the figures were measured with an earlier generator (or rerun them)."""
@@ -57,7 +57,7 @@ def test_every_feature_is_drawn() -> None:
 def test_only_and_without_select_features() -> None:
     fn = generate(5, select(only=["loop_const"]))
     assert set(fn.features) == {"loop_const"}
-    assert all("memcpy" not in generate(s, select(without=["memops", "struct"])).code
+    assert all("memcpy" not in generate(s, select(without=["memops", "struct", "record"])).code
                for s in range(40))
     with pytest.raises(ValueError):
         select(only=["no_such_feature"])
