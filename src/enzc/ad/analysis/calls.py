@@ -83,10 +83,14 @@ MIRRORED_NAMES = frozenset({
     "_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_",
     "_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base", "_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base",
     "_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base", "_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base",
+    "_ZNSt8__detail15_List_node_base7_M_hookEPS0_", "_ZNSt8__detail15_List_node_base9_M_unhookEv",
+    "_ZNSt8__detail15_List_node_base11_M_transferEPS0_S1_", "_ZNSt8__detail15_List_node_base10_M_reverseEv",
+    "_ZNSt8__detail15_List_node_base4swapERS0_S1_",
 })
-"""`std::map`'s red-black tree helpers in libstdc++.so: they move only the links of
-`_Rb_tree_node_base` (no key, no value), so a shadow tree keeps the primal's shape
-when they are called on it too."""
+"""`std::map`'s red-black tree helpers and `std::list`'s node relinking in libstdc++.so:
+they move only the links of `_Rb_tree_node_base` / `_List_node_base` (no key, no
+value), so a shadow tree or list keeps the primal's shape when they are called on
+it too."""
 
 MEMSET_PREFIXES = ("llvm.memset.",)
 MEMCPY_PREFIXES = ("llvm.memcpy.", "llvm.memmove.", "llvm.memcpy.inline.")

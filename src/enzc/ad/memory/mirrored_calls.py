@@ -12,6 +12,8 @@ next to the primal ones), which must keep the primal's shape. So, as Enzyme does
 the forward pass calls `_Rb_tree_insert_and_rebalance` again with the shadow node,
 the shadow parent and the shadow header, and the shadow of a walked-to node is
 the same walk from the shadow node. The reverse pass has nothing to do.
+`std::list`'s `_List_node_base::_M_hook`/`_M_unhook`/`_M_transfer`/`_M_reverse`/`swap`
+relink its nodes' `{next, prev}` the same way and are repeated alike.
 """
 
 from __future__ import annotations
