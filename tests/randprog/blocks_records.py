@@ -80,7 +80,24 @@ def _shared_helper_copy(ctx: FunctionContext, name: str, rec: str, rows: int, le
     copy = ctx.fresh("rc")
     ctx.emit(f"struct {name} {copy};")
     ctx.emit(f"{ctx.copy_helper}(&{copy}, &{rec}, sizeof {copy});")
-    return _sum(ctx, copy + ".", rows, length, target)
+    acc = _sum(ctx, copy + ".", rows, length, target)
+    if ctx.chance(0.5):
+        _side_record_copy(ctx, rec, acc)
+    return acc
+
+
+def _side_record_copy(ctx: FunctionContext, rec: str, acc: str) -> None:
+    """A record of another layout (an int, two doubles and a char array, shuffled)
+    through the same helper; adds w / 4 to `acc` (within the bound's slack)."""
+    side = ctx.global_name("S")
+    fields = ["int k;", "double a;", "char tag[3];", "double b;"]
+    ctx.rng.shuffle(fields)
+    ctx.add_toplevel(f"struct {side} {{ {' '.join(fields)} }};")
+    src, dst = ctx.fresh("s"), ctx.fresh("sc")
+    ctx.emit(f"struct {side} {src}, {dst};")
+    ctx.emit(f"{src}.k = 2; {src}.a = {rec}.w; {src}.b = -{rec}.w; {src}.tag[0] = 'x';")
+    ctx.emit(f"{ctx.copy_helper}(&{dst}, &{src}, sizeof {dst});")
+    ctx.emit(f"{acc} += ({dst}.a + 0.5 * {dst}.b) * 0.25 * {dst}.k;")
 
 
 def _heap_copy(ctx: FunctionContext, name: str, rec: str, rows: int, length: int, target: Arr) -> str:
