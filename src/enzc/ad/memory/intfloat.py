@@ -28,13 +28,15 @@ from __future__ import annotations
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.datalayout import DataLayout
-from enzc.ir.instructions import BinaryOp, CallBase, Cast, Freeze, InsertElement, InsertValue, Instruction, Load, Phi
+from enzc.ir.instructions import BinaryOp, CallBase, Cast, Freeze, GetElementPtr, InsertElement, InsertValue, Instruction
+from enzc.ir.instructions import Load, Phi
 from enzc.ir.instructions import Ret, Select, Store
 from enzc.ir.module import Function, Module
 from enzc.ir.types import PTR, FloatType, IntType, PointerType, Type, VectorType
-from enzc.ir.values import ConstantInt, Use, Value
+from enzc.ir.values import Argument, Constant, ConstantInt, Use, Value
 
 from enzc.ad.analysis.activity import Activity
+from enzc.ad.analysis.memory_facts import underlying_object
 from enzc.ad.analysis.uses import reaches
 from enzc.ad.memory.float_bit_args import pass_float_bits_as_floats
 from enzc.ad.memory.intpieces import Piece, Splitter, constant_piece
@@ -77,7 +79,7 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
                  for inst in candidates]  # all before rewriting: the results describe these values
         if any(_undecided(inst, real, activity) for inst, real in zip(candidates, reals)):
             reals = _by_call_sites(types, tbaa, fn, candidates, reals, layout, activity)
-        reals = _words_by_callers(types, fn, candidates, reals, layout)
+        reals = _words_by_callers(types, tbaa, fn, candidates, reals, layout)
         changed = False
         for inst, real in zip(candidates, reals):
             if isinstance(inst, Store) and (known := _known_bits(inst.value, splitter)) is not None:
@@ -127,15 +129,17 @@ def _copies_mixed_word(types: TypeResults, inst: Instruction) -> bool:
         and any(s.type.kind is Kind.CONFLICT for s in types.value_layout(inst.value))
 
 
-def _words_by_callers(types: TypeAnalysis, fn: Function, candidates: list[Instruction],
+def _words_by_callers(types: TypeAnalysis, tbaa: TBAAReader, fn: Function, candidates: list[Instruction],
                       reals: list[Moved], layout: DataLayout) -> list[Moved]:
     """`reals`, with the integer word copies (a load only stored, a store of a load)
-    taken as integers re-decided by what `fn`'s call sites pass: a helper copying
+    taken as integers, other than of a struct member (`_member_access`), re-decided
+    by what `fn`'s call sites pass: a helper copying
     words through `void *` knows nothing of the memory on its own, so its tags or
     indexing type (`long *`) decided them. Words the callers show to be floats or
     pointers get that type; words they show to be floats and integers alike
     (`_copies_mixed_word`) are undecided."""
-    words = [i for i, (inst, real) in enumerate(zip(candidates, reals)) if real is None and _word_copy(inst)]
+    words = [i for i, (inst, real) in enumerate(zip(candidates, reals))
+             if real is None and _word_copy(inst) and _walks_arguments(inst) and not _member_access(tbaa, inst)]
     by_callers = types.call_site_results(fn) if words else None
     if by_callers is None:
         return reals
@@ -149,6 +153,28 @@ def _words_by_callers(types: TypeAnalysis, fn: Function, candidates: list[Instru
         elif any(seg.type.kind in (Kind.FLOAT, Kind.POINTER) for seg in segments):
             out[i] = _from_segments(segments, value.type, layout)
     return out
+
+
+def _walks_arguments(inst: Instruction) -> bool:
+    """Whether the word a copy moves is read or written at a run-time index into
+    memory the function's pointer arguments point to (a word-by-word loop over what
+    its callers pass; a word at a fixed offset is a member, typed by its tag)."""
+    ptrs = [inst.ptr] if isinstance(inst, Load) else [inst.ptr, inst.value.ptr]  # type: ignore[attr-defined]
+    return any(isinstance(p, GetElementPtr) and not all(isinstance(i, Constant) for i in p.indices)
+               and isinstance(underlying_object(p), Argument) for p in ptrs)
+
+
+def _member_access(tbaa: TBAAReader, inst: Instruction) -> bool:
+    """Whether the access's `!tbaa` tag names a member of a struct (`this->size`): its
+    type is the declared member's, not what a `long *` walk assumes."""
+    tag = inst.metadata.get("tbaa")
+    if tag is None:
+        return False
+    ops = tbaa.operands(tag)
+    if len(ops) < 3:
+        return False
+    base, access = tbaa.type_node(ops[0]), tbaa.type_node(ops[1])
+    return base is not None and access is not None and base.name != access.name
 
 
 def _word_copy(inst: Instruction) -> bool:

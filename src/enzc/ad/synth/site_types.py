@@ -6,25 +6,27 @@ is typed from its IR and from what all its direct callers agree on
 (`memcpy(to, from, n)` through `void *`) and is called with records of different
 layouts gets no such agreement: its copies have no type. Enzyme types each
 derivative in the context of the call that asks for it. enzc does so where it
-matters: when a copy through the callee's pointer arguments, in the callee or in a
-function it hands them to, cannot be typed without its caller, the call site's
-argument trees and constant integer arguments join the signature (`Signature.site`)
-and the derivative is made for that context (`SiteContext.apply`). Every other derivative
-still serves all of its call sites.
+matters: when a copy through pointer parameters the callee only hands on (a
+`void *` helper's), in the callee or in a function it hands them to, cannot be
+typed without its caller, the call site's argument trees and constant integer
+arguments join the signature (`Signature.site`) and the derivative is made for
+that context (`SiteContext.apply`). Every other derivative still serves all of
+its call sites.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from enzc.ir.instructions import CallBase
+from enzc.ir.instructions import CallBase, Cast, Compare, GetElementPtr, Phi, Select
 from enzc.ir.module import Function
 from enzc.ir.types import PointerType
-from enzc.ir.values import Argument, ConstantInt, Value
+from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.memory_facts import underlying_object
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
+from enzc.ad.typeanalysis.results import TypeResults
 from enzc.ad.typeanalysis.typetree import TypeTree
 
 _COPIES = ("llvm.memcpy", "llvm.memmove", "memcpy", "memmove")
@@ -78,34 +80,74 @@ def needs_site_types(types: TypeAnalysis, fn: Function, depth: int = 0) -> bool:
 
 def _copies_untyped(types: TypeAnalysis, fn: Function, depth: int) -> bool:
     copies, callees = _through_arguments(fn)
-    if copies:
-        results = types.precise(fn)  # on its own: a summary would answer with other sites' facts
-        for call in copies:
-            try:
-                results.copy_layout(call)
-            except TypeAnalysisError:
-                return True
+    if copies and not _typed(types.analyze(fn), copies):
+        # Confirmed on its own: a summary answers with other sites' facts (a conflict,
+        # or types where the derivative's own analysis will find none; then it keeps
+        # the one derivative, as without this module).
+        if not _typed(types.precise(fn), copies):
+            return True
     return any(needs_site_types(types, callee, depth + 1) for callee in callees)
 
 
+def _typed(results: TypeResults, copies: list[CallBase]) -> bool:
+    try:
+        for call in copies:
+            results.copy_layout(call)
+    except TypeAnalysisError:
+        return False
+    return True
+
+
 def _through_arguments(fn: Function) -> tuple[list[CallBase], list[Function]]:
-    """The copies in `fn` reading or writing through its arguments, and the defined
-    functions it passes them to."""
+    """The copies in `fn` through its untyped pointer parameters (`_untyped_params`),
+    and the defined functions it passes them to."""
+    untyped = _untyped_params(fn)
     copies: list[CallBase] = []
     callees: list[Function] = []
-    if fn.is_declaration or not any(isinstance(a.type, PointerType) for a in fn.args):
+    if not untyped:
         return copies, callees
     for inst in fn.instructions():
         if not isinstance(inst, CallBase) or not isinstance(callee := inst.called_function, Function):
             continue
-        name = callee.name or ""
-        if any(name == c or name.startswith(c + ".") for c in _COPIES):
-            if _is_argument(underlying_object(inst.args[0])) or _is_argument(underlying_object(inst.args[1])):
+        if _is_copy(callee):
+            if underlying_object(inst.args[0]) in untyped or underlying_object(inst.args[1]) in untyped:
                 copies.append(inst)
-        elif not callee.is_declaration and any(_is_argument(underlying_object(a)) for a in inst.args):
+        elif not callee.is_declaration and any(underlying_object(a) in untyped for a in inst.args):
             callees.append(callee)
     return copies, callees
 
 
-def _is_argument(v: Value) -> bool:
-    return isinstance(v, Argument)
+def _untyped_params(fn: Function) -> set[Value]:
+    """The pointer parameters `fn` only hands on: to copies and calls, through
+    address arithmetic, never loaded or stored through (a `void *` helper's;
+    comparing them is fine). Only
+    their memory can be unknown to the function whatever its callers pass; the
+    check stays syntactic for the many functions (C++ members) that have none."""
+    if fn.is_declaration:
+        return set()
+    out: set[Value] = set()
+    for param in fn.args:
+        if not isinstance(param.type, PointerType):
+            continue
+        work, seen, handed_on = [param], set(), True
+        while work and handed_on:
+            v = work.pop()
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            for use in v.uses:
+                user = use.user
+                if isinstance(user, (GetElementPtr, Cast, Phi, Select)):
+                    work.append(user)
+                elif not isinstance(user, (CallBase, Compare)) or (
+                        isinstance(user, CallBase) and user.called_function is None):
+                    handed_on = False
+                    break
+        if handed_on:
+            out.add(param)
+    return out
+
+
+def _is_copy(fn: Function) -> bool:
+    name = fn.name or ""
+    return any(name == c or name.startswith(c + ".") for c in _COPIES)
