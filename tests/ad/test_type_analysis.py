@@ -239,7 +239,8 @@ double use(double *x, int *k) {
     assert not ints.copy_layout(memcpy).float_segments()
     assert str(res.tree_of(use.args[0])) == "{[-1]:Pointer, [-1,-1]:Float@double}"
     assert str(res.tree_of(use.args[1])) == "{[-1]:Pointer, [-1,-1]:Integer}"
-    with pytest.raises(UnknownTypeError):      # out of context nothing is known
+    # out of context: its own code says nothing, its two callers pass doubles and ints
+    with pytest.raises(TypeConflictError, match="conflicting types"):
         ta.analyze(copy).copy_layout(memcpy)
 
 

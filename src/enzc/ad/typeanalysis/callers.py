@@ -22,7 +22,7 @@ from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, Module
 from enzc.ir.values import ConstantAggregate, ConstantExpr, Value
 
-from enzc.ad.typeanalysis.typetree import TypeTree
+from enzc.ad.typeanalysis.typetree import CONFLICT, Kind, TypeTree
 
 DERIVED_PREFIXES = ("diffe_", "split_", "augmented_", "reverse_", "__enzc_")
 """Functions the AD stage adds: their calls are copies of the original sites."""
@@ -127,7 +127,17 @@ def _in_global_data(module: Module, fn: Function) -> bool:
 
 
 def meet(a: TypeTree, b: TypeTree) -> TypeTree:
-    """The facts of `a` that `b` implies and those of `b` that `a` implies."""
+    """The facts of `a` that `b` implies and those of `b` that `a` implies; where the
+    memory behind a pointer holds data of one type at one site and of another at
+    the other (a double here, an int there), `Conflict`: dropping the fact would
+    leave the bytes unknown, and a copy of run-time length could then be taken
+    as the one scalar the sites agree on repeated over them."""
     kept = [(p, t) for p, t in a.items() if b.at(p) == t]
     kept += [(p, t) for p, t in b.items() if a.at(p) == t]
+    kept += [(p, CONFLICT) for p, t in a.items()
+             if len(p) > 1 and t.kind in _DATA and (u := b.at(p)).kind in _DATA and u != t]
     return TypeTree(kept)
+
+
+_DATA = (Kind.FLOAT, Kind.INTEGER, Kind.POINTER)
+"""Kinds of bytes that hold a value (not Anything: padding, bytes any type may fill)."""

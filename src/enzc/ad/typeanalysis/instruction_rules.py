@@ -298,7 +298,26 @@ def _same(s: FunctionState, a: Value, b: Value, user: Instruction) -> None:
 
 
 def _phi(s: FunctionState, inst: Phi) -> None:
-    _merge_pointers(s, inst, [v for v, _ in inst.incoming])
+    values = [v for v, _ in inst.incoming]
+    if not _choice_of_places(s, inst, values):
+        _merge_pointers(s, inst, values)
+
+
+def _choice_of_places(s: FunctionState, inst: Instruction, values: list[Value]) -> bool:
+    """A phi or select of pointers at a few constant offsets of one pointer it is not
+    derived from (`c ? &m[1][0] : &m[0][0]`; an unrolled loop's `phi [&r.v[0],
+    entry], [&r.v[1], latch]`): each place is a field of its own, related to its
+    bytes alone (`_link_choices`), not a walk that would fold the record's other
+    members into them. Returns whether it was."""
+    if not isinstance(inst.type, PointerType):
+        return False
+    places = [constant_offset_base(v, s) for v in values]
+    base = places[0][0]
+    offsets = sorted({c for _, c in places})
+    if base is inst or any(b is not base for b, _ in places) or len(offsets) < 2 or offsets[0] < 0:
+        return False
+    _link_choices(s, inst, base, offsets, fields_only=True)
+    return True
 
 
 def _merge_pointers(s: FunctionState, inst: Instruction, values: list[Value]) -> None:
@@ -327,12 +346,9 @@ def constant_offset_base(value: Value, s: FunctionState) -> tuple[Value, int]:
 def _select(s: FunctionState, inst: Select) -> None:
     if not isinstance(inst.condition, Constant):
         s.update(inst.condition, _INT)
-    if isinstance(inst.type, PointerType):
-        (a, ca), (b, cb) = (constant_offset_base(v, s) for v in (inst.true_value, inst.false_value))
-        if a is b and ca != cb and min(ca, cb) >= 0:  # `c ? &m[1][0] : &m[0][0]`: one of two rows
-            _link_choices(s, inst, a, sorted((ca, cb)), fields_only=True)
-            return
-    _merge_pointers(s, inst, [inst.true_value, inst.false_value])
+    values = [inst.true_value, inst.false_value]
+    if not _choice_of_places(s, inst, values):
+        _merge_pointers(s, inst, values)
 
 
 def _freeze(s: FunctionState, inst: Freeze) -> None:
