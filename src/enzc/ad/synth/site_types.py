@@ -23,13 +23,13 @@ from enzc.ir.module import Function
 from enzc.ir.types import PointerType
 from enzc.ir.values import ConstantInt, Value
 
+from enzc.ad.analysis.calls import is_memory_copy
 from enzc.ad.analysis.memory_facts import underlying_object
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
 from enzc.ad.typeanalysis.results import TypeResults
 from enzc.ad.typeanalysis.typetree import TypeTree
 
-_COPIES = ("llvm.memcpy", "llvm.memmove", "memcpy", "memmove")
 MAX_DEPTH = 8
 """Functions followed down from the callee through the pointers it passes on."""
 
@@ -109,7 +109,7 @@ def _through_arguments(fn: Function) -> tuple[list[CallBase], list[Function]]:
     for inst in fn.instructions():
         if not isinstance(inst, CallBase) or not isinstance(callee := inst.called_function, Function):
             continue
-        if _is_copy(callee):
+        if is_memory_copy(inst):
             if underlying_object(inst.args[0]) in untyped or underlying_object(inst.args[1]) in untyped:
                 copies.append(inst)
         elif not callee.is_declaration and any(underlying_object(a) in untyped for a in inst.args):
@@ -146,8 +146,3 @@ def _untyped_params(fn: Function) -> set[Value]:
         if handed_on:
             out.add(param)
     return out
-
-
-def _is_copy(fn: Function) -> bool:
-    name = fn.name or ""
-    return any(name == c or name.startswith(c + ".") for c in _COPIES)
