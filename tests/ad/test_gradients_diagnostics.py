@@ -42,7 +42,7 @@ CASES = {
     "errest_custom_forward": Case(DIAG / "errest_custom_forward.c", ("smooth", "user derivative", "not error estimates")),
     "errest_width": Case(DIAG / "errest_width.c", ("enzyme_width",)),
     "vector_reverse_custom": Case(DIAG / "vector_reverse_custom.c", ("enzyme_width", "user derivative", "cube")),
-    "vector_reverse_split": Case(DIAG / "vector_reverse_split.c", ("enzyme_width", "__enzyme_autodiff")),
+    "split_width_result_adjoints": Case(DIAG / "split_width_result_adjoints.c", ("enzyme_width", "one per lane")),
     "dupv_not_pointer": Case(DIAG / "dupv_not_pointer.c", ("enzyme_dupv", "not a pointer")),
     "vector_reverse_global": Case(DIAG / "vector_reverse_global.c", ("enzyme_width", "state", "one shadow")),
     "fwdsplit_both_tapes": Case(DIAG / "fwdsplit_both_tapes.c", ("__enzyme_fwdsplit", "__enzyme_reverse", "tape")),

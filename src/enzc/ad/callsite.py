@@ -106,8 +106,9 @@ WIDTH = "enzyme_width"
 """Before the arguments: `enzyme_width, N` — N tangents (forward mode) or adjoints
 (reverse mode) per argument."""
 
-WIDTH_KINDS = (EntryKind.FORWARD, EntryKind.FWDSPLIT, EntryKind.REVERSE)
-"""The entry points that take `enzyme_width` (split reverse mode does not yet)."""
+WIDTH_KINDS = (EntryKind.FORWARD, EntryKind.FWDSPLIT, EntryKind.REVERSE, EntryKind.AUGMENT,
+               EntryKind.SPLIT_REVERSE)
+"""The entry points that take `enzyme_width` (not `__enzyme_error_estimate`)."""
 
 BATCH_MARKERS = ("enzyme_vector", "enzyme_buffer")
 """`__enzyme_batch` only (with `enzyme_scalar`): one value per lane, a buffer with a lane stride."""
@@ -193,7 +194,8 @@ class CallSiteLowering:
             count = args[pos + 1] if pos + 1 < len(args) else None
             if kind not in WIDTH_KINDS or not isinstance(count, ConstantInt) or count.value < 1:
                 raise self._error(call, caller, "enzyme_width takes a constant number of directions, in forward mode "
-                                  "(__enzyme_fwddiff) or combined reverse mode (__enzyme_autodiff)",
+                                  "(__enzyme_fwddiff) or reverse mode (__enzyme_autodiff, __enzyme_augmentfwd "
+                                  "and __enzyme_reverse)",
                                   "write __enzyme_fwddiff((void *)f, enzyme_width, 2, x, dx1, dx2)")
             width, pos = count.value, pos + 2
         params = list(enumerate(fn.function_type.params))
@@ -472,14 +474,19 @@ class CallSiteLowering:
 
     def _reverse_trailing(self, b: IRBuilder, call: CallBase, caller: Function, entry: EntryCall) -> list[Value]:
         """`__enzyme_reverse(f, args..., [d_result], tape)`: the reverse function's
-        last parameters, the adjoint of an active result (0 when left out) and the tape."""
-        ret = entry.function.function_type.ret
+        last parameters, the adjoint of an active result (0 when left out; with
+        `enzyme_width` N, N of them) and the tape."""
+        ret, width = entry.function.function_type.ret, entry.signature.width
         rest = [v for v in self._without_tape_markers(entry.trailing)]
         d_result: list[Value] = []
         if entry.signature.active_return:
             given = [v for v in rest if v.type == ret or isinstance(v.type, FloatType)]
-            d_result = [self._convert(given[0], ret, call, caller, entry.function, len(entry.arguments))
-                        if given else b.const_zero(ret)]
+            if given and len(given) != width:
+                raise self._error(call, caller, f"__enzyme_reverse of '{entry.function.name}' with enzyme_width "
+                                  f"{width} takes {width} adjoints of the result, one per lane; it has {len(given)}",
+                                  "pass d_result for each lane before the tape (or none: zero)")
+            d_result = [self._convert(v, ret, call, caller, entry.function, len(entry.arguments)) for v in given] \
+                or [b.const_zero(ret)] * width
         buffer = self._tape_buffer(call, caller, entry, allow_extra=True)
         if buffer is not None:
             return [*d_result, b.load(PTR, buffer, "tape")]
