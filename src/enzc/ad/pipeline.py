@@ -23,6 +23,7 @@ from enzc.ad.callsite import REVERSE_MARK, CallSiteLowering, is_entry_point
 from enzc.ad.dense import dense_builtin, lower_dense_views
 from enzc.ad.diagnostics import ADError, ad_error
 from enzc.ad.markers import apply_registrations
+from enzc.ad.memory.byte_split_copies import join_byte_split_copies
 from enzc.ad.synth.cache_report import report as cache_report
 from enzc.ad.synth.derivatives import DerivativeCache
 from enzc.ad.synth.preprocess import ITER, iteration_calls
@@ -40,6 +41,8 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
     err = err or sys.stderr
     existing = set(module.functions)
     apply_registrations(module)
+    for name in _differentiated_names(module):  # before anything reads their bodies
+        join_byte_split_copies(module, module.functions[name])
     count = lower_dense_views(module, before_ad=True, differentiated=lambda: _differentiated_names(module))
     derivatives = DerivativeCache(module, for_module(module), tape_stats=tape_stats)
     lowering = CallSiteLowering(module, derivatives)

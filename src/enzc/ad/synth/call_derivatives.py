@@ -29,7 +29,7 @@ from enzc.ad.analysis.distinct_shadows import distinct_shadow_pairs
 from enzc.ad.analysis.memory_facts import underlying_object
 from enzc.ad.memory.fnptr import PAIR, reachable_definitions, shadow_of_pointer
 from enzc.ad.rules.table import has_rule
-from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.gradient_utils import GradientUtils, null_pointer
 from enzc.ad.synth.lanes import each_lane, lane_shadows
 from enzc.ad.synth.site_types import call_site_context
 from enzc.ad.synth.signature import CallRecord, Signature, augmented_type, reverse_type
@@ -51,7 +51,7 @@ def differentiable_callee(call: CallBase) -> Function | None:
 def callee_signature(gu: GradientUtils, call: CallBase) -> Signature:
     args = []
     for a in call.args:
-        if gu.activity.has_shadow(a):
+        if gu.activity.has_shadow(a) or null_pointer(a):  # a null position: the callee may write there
             args.append(ArgActivity.DUP)
         elif gu.has_adjoint(a):
             args.append(ArgActivity.OUT)

@@ -49,7 +49,7 @@ from enzc.ad.synth.derived import start_derived
 from enzc.ad.synth.forward_arith import ARITHMETIC_TANGENTS
 from enzc.ad.synth.forward_blas import forward_blas
 from enzc.ad.synth.forward_error import ARITHMETIC, arithmetic_error, reject_in_error_mode, rule_call_error
-from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.gradient_utils import GradientUtils, null_pointer
 from enzc.ad.synth.lanes import enter_lane, start_lanes
 from enzc.ad.synth.mpi_calls import check_mpi, forward_mpi, is_mpi
 from enzc.ad.synth.mpi_requests import is_wait
@@ -466,7 +466,7 @@ class _Tangents:
         args: list[Value] = []
         for a in call.args:
             args.append(self.new(a))
-            shadowed = gu.activity.has_shadow(a)
+            shadowed = gu.activity.has_shadow(a) or null_pointer(a)  # a null position: written through
             floating = not isinstance(a.type, PointerType) and carries_float(a.type)
             if not shadowed and not (floating and any(a in lane.t for lane in self.lanes)):
                 classes.append(ArgActivity.CONST)

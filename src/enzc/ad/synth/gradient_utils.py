@@ -33,7 +33,7 @@ from enzc.ir.libc import declare
 from enzc.ir.loops import Loop, LoopInfo
 from enzc.ir.module import BasicBlock, Function, GlobalVariable, Module
 from enzc.ir.transforms import clone_instruction
-from enzc.ir.types import I1, I8, I32, I64, FloatType, IntType, Type, has_packed_struct
+from enzc.ir.types import I1, I8, I32, I64, FloatType, IntType, PointerType, Type, has_packed_struct
 from enzc.ir.values import Argument, Constant, ConstantInt, GlobalValue, Value
 
 from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, float_leaves, slot_numbers
@@ -640,6 +640,16 @@ def _spelling(v: Value) -> str:
         return v.ref() if v.name or isinstance(v, Constant) else "?"
     except ValueError:
         return "?"
+
+
+def null_pointer(v: Value) -> bool:
+    """A null/undef/poison pointer, or address arithmetic on one: its shadow is itself
+    (a callee writes through it only where the primal would fault too)."""
+    if not isinstance(v.type, PointerType):
+        return False
+    if isinstance(v, Constant):
+        return not isinstance(v, GlobalValue) and base_global(v) is None
+    return derived_from_null(v)
 
 
 def derived_from_null(v: Value) -> bool:
