@@ -5,7 +5,9 @@ A global written with an active value needs a shadow global to hold its derivati
 when the user registered none; so does enzc: before activity analysis, every
 writable global of plain data (a `double`, a `char` buffer, arrays and structs of
 numbers: no pointers) that code reachable from an entry point stores computed floats into (or copies
-memory into) gets a zero-initialised internal shadow. The derivative with respect
+memory into), or whose address it stores into memory (`m->params = &defaults`: the
+shadow of `m` then points at the global's shadow), gets a zero-initialised internal
+shadow. The derivative with respect
 to such a global's value on entry is not something the user asked for, so the
 entry-point lowering (`callsite`) clears these shadows before each derivative call
 starts (forward, combined and augmented-forward entry points; not before
@@ -25,30 +27,28 @@ from collections.abc import Callable
 from enzc.ir.instructions import CallBase, Instruction, Store
 from enzc.ir.metadata import MDRef, MDTuple, MDValue
 from enzc.ir.module import Function, GlobalVariable, Module
-from enzc.ir.types import ArrayType, FloatType, IntType, NamedStructType, StructType, Type, VectorType
-from enzc.ir.values import Constant, zeroinitializer
+from enzc.ir.types import ArrayType, FloatType, IntType, NamedStructType, PointerType, StructType, Type, VectorType
+from enzc.ir.values import Constant
 
-from enzc.ad.analysis.globals_shadow import SHADOW_KIND, is_inactive_global, shadow_of_global
-from enzc.ad.analysis.memory_facts import underlying_object
+from enzc.ad.analysis.globals_shadow import SHADOW_KIND, add_enzc_shadow, is_inactive_global, shadow_of_global
+from enzc.ad.analysis.memory_facts import underlying_object, underlying_objects
 from enzc.ad.callsite import function_of, is_entry_point
-
-AUTO_SHADOW_KIND = "enzc_auto_shadow"
-"""Marks a shadow global enzc made (`!enzc_auto_shadow !{}`), so that a later AD run
-over the same module (the driver's cache, a second link) knows it is to be cleared."""
 
 _COPIES = ("llvm.memcpy", "llvm.memmove")
 
 
-def create_auto_shadows(module: Module, callers: list[Function]) -> list[GlobalVariable]:
+def create_auto_shadows(module: Module, callers: list[Function]) -> None:
     """Give every global of plain data that code differentiated from the entry calls in
     `callers` writes floats into a zeroed shadow (unless it has one or is registered
-    inactive); returns all shadows enzc made, in the module's order."""
+    inactive)."""
     for fn in _reachable_from_entry_points(callers):
         for inst in fn.instructions():
             target = _written_global(inst)
-            if target is not None and _needs_shadow(module, target):
+            if target is not None and not target.is_constant and _needs_shadow(module, target):
                 _add_shadow(module, target)
-    return [g for g in module.globals.values() if isinstance(g, GlobalVariable) and AUTO_SHADOW_KIND in g.metadata]
+            for target in _stored_addresses(inst):
+                if _needs_shadow(module, target):
+                    _add_shadow(module, target)
 
 
 def _reachable_from_entry_points(callers: list[Function]) -> list[Function]:
@@ -88,9 +88,19 @@ def _written_global(inst: Instruction) -> GlobalVariable | None:
     return target if isinstance(target, GlobalVariable) else None
 
 
+def _stored_addresses(inst: Instruction) -> list[GlobalVariable]:
+    """The globals whose address `inst` stores into memory (`m->params = &defaults`):
+    where that memory is shadowed, its shadow must point at the global's shadow, which
+    receives the derivatives of what is read through it. `const` ones too: the zeroed
+    scratch that stands for their shadow elsewhere lives on one call's stack, and a
+    shadow pointer stored into memory may outlive it (an augmented forward pass)."""
+    if not isinstance(inst, Store) or not isinstance(inst.value.type, PointerType):
+        return []
+    return [g for g in underlying_objects(inst.value) if isinstance(g, GlobalVariable)]
+
+
 def _needs_shadow(module: Module, g: GlobalVariable) -> bool:
-    return (not g.is_constant and _plain_data(g.value_type) and shadow_of_global(module, g) is None
-            and not is_inactive_global(g))
+    return _plain_data(g.value_type) and shadow_of_global(module, g) is None and not is_inactive_global(g)
 
 
 def _only_floats(ty: Type) -> bool:
@@ -114,8 +124,5 @@ def _scalars_are(ty: Type, ok: Callable[[Type], bool]) -> bool:
 
 
 def _add_shadow(module: Module, g: GlobalVariable) -> None:
-    shadow = module.add_global(f"{g.name}.enzc_shadow", g.value_type, zeroinitializer(g.value_type))
-    shadow.linkage.words = ["internal"]
-    shadow.suffix = [item for item in g.suffix if item.startswith("align")]  # shadow accesses copy the primal's
-    shadow.metadata[AUTO_SHADOW_KIND] = MDRef(module.add_metadata(MDTuple([])))
+    shadow = add_enzc_shadow(module, f"{g.name}.enzc_shadow", g)
     g.metadata[SHADOW_KIND] = MDRef(module.add_metadata(MDTuple([MDValue(shadow)])))

@@ -31,6 +31,7 @@ from enzc.ir.types import I1, I8, I64, PTR, VOID, ArrayType, FloatType, IntType,
 from enzc.ir.values import ConstantExpr, ConstantInt, MetadataOperand, Value
 
 from enzc.ad.analysis.activity import ArgActivity, carries_float
+from enzc.ad.analysis.globals_shadow import shadows_to_clear
 from enzc.ad.analysis.memory_facts import distinct_pairs, objects_may_alias
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.entry_results import coerce, layout_offsets, store_struct
@@ -156,8 +157,6 @@ class CallSiteLowering:
         self.derivatives = derivatives
         self.marker_constants = _marker_constants(module)
         self.marker_uses: list[Instruction] = []
-        self.auto_shadows: list[GlobalVariable] = []
-        """Shadow globals enzc made (`auto_shadows`): cleared before each derivative call starts."""
         self.runtime_activity = False
         """`--enzc-runtime-activity`: every call as if it carried `enzyme_runtime_activity`."""
 
@@ -346,8 +345,6 @@ class CallSiteLowering:
             raise self._error(call, caller, f"marker '{e}' is not supported by enzc yet") from None
         b = IRBuilder()
         b.position_before(call)
-        if kind is not EntryKind.SPLIT_REVERSE:
-            self._zero_auto_shadows(b)
         match kind:
             case EntryKind.FORWARD | EntryKind.ERROR_ESTIMATE | EntryKind.FWDSPLIT:
                 fd, tape = (fwdsplit_derivative(self, call, caller, entry) if kind is EntryKind.FWDSPLIT
@@ -372,7 +369,7 @@ class CallSiteLowering:
                 note_reverse_tape(self, entry)
                 split = self.derivatives.split(entry.function, entry.signature)
                 args = [*entry.arguments, *self._reverse_trailing(b, call, caller, entry)]
-                result = self.emit_call(b, call, caller, split.reverse, args)
+                result = self.emit_call(b, call, caller, split.reverse, args, continues=True)
                 outs = out_types(entry.function, entry.signature)
         if entry.sret is None and call.uses and len(outs) > 1 and call.type.is_first_class:
             layout, offsets = self.derivatives.layout, layout_offsets(self.derivatives.layout, outs)
@@ -384,17 +381,21 @@ class CallSiteLowering:
                                   "e.g. struct { double dx, dy; } __enzyme_autodiff(void *, ...)")
         self._deliver(b, call, outs, result, entry.sret)
 
-    def _zero_auto_shadows(self, b: IRBuilder) -> None:
+    def _zero_enzc_shadows(self, b: IRBuilder) -> None:
         """What a previous derivative call left in enzc-made shadows is not this call's."""
-        for g in self.auto_shadows:
+        for g in shadows_to_clear(self.module):
             size = ConstantInt(I64, self.derivatives.layout.alloc_size_of(g.value_type))
             b.call(declare(self.module, "llvm.memset.p0.i64"), [g, ConstantInt(I8, 0), size, ConstantInt(I1, 0)])
 
     def emit_call(self, b: IRBuilder, call: CallBase, caller: Function, function: Function,
-                  args: list[Value]) -> Value:
+                  args: list[Value], continues: bool = False) -> Value:
         """The call of the derived function at the entry call's place (an `invoke` where
         it was one: what the derivative throws reaches the user's handlers); the builder
-        is left after it."""
+        is left after it. Unless it `continues` an augmented call (`__enzyme_reverse`),
+        the shadows enzc made are cleared first (after the derivative is built: building
+        it may make more)."""
+        if not continues:
+            self._zero_enzc_shadows(b)
         name = "grad" if function.function_type.ret != VOID else ""
         if isinstance(call, Invoke):
             cont = new_block(caller, "grad.cont", after=call.parent)

@@ -58,7 +58,7 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
                               f"hint: call {min(named)} directly where the derivative is needed")
     callers = [f for f in module.functions.values() if not f.is_declaration and _mentions_entry_point(f)]
     if auto_shadow:
-        lowering.auto_shadows = create_auto_shadows(module, callers)
+        create_auto_shadows(module, callers)
     for caller in nested_first(module, callers):
         for inst in list(caller.instructions()):
             operands = inst.operands[:-1] if isinstance(inst, CallBase) else inst.operands  # not the callee

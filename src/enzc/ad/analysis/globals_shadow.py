@@ -12,8 +12,11 @@ any other global written with an active value is a compile-time error
 (`reverse.check_store_forward`).
 Where a pointer into a registered inactive or a read-only global stands for
 shadowed memory (selected with an active pointer, stored into an object a
-differentiated callee reads), its shadow is zeroed scratch: derivatives of
-constants go nowhere.
+differentiated callee reads), its shadow is a zeroed global of enzc's own
+(`zero_sink`): derivatives of constants go nowhere. A global, not a stack slot: the
+shadow pointer may be stored into memory that outlives the derived function (an
+augmented forward pass). Like the shadows `auto_shadows` makes, it is cleared
+before each derivative call (`shadows_to_clear`), so tangents read there are 0.
 
 Constant expressions over a shadowed global (`getelementptr (i8, ptr @g, i64 8)`)
 are shadowed too; their shadow is the same expression over the shadow global.
@@ -25,10 +28,13 @@ import re
 
 from enzc.ir.metadata import Metadata, MDRef, MDTuple, MDValue
 from enzc.ir.module import Function, GlobalVariable, Module
-from enzc.ir.values import ConstantExpr, GlobalValue, Value, iter_constant_operands
+from enzc.ir.values import ConstantExpr, GlobalValue, Value, iter_constant_operands, zeroinitializer
 
 SHADOW_KIND = "enzyme_shadow"
 INACTIVE_KIND = "enzyme_inactive"
+AUTO_SHADOW_KIND = "enzc_auto_shadow"
+"""Marks a shadow global enzc made (`!enzc_auto_shadow !{}`), so that a later AD run
+over the same module (the driver's cache, a second link) knows it is to be cleared."""
 
 
 def resolve_metadata(module: Module, md: Metadata | None) -> Metadata | None:
@@ -128,3 +134,28 @@ def shadow_constant(module: Module, c: Value) -> Value:
     operands = [shadow_constant(module, o) if o is base or (isinstance(o, ConstantExpr) and base_global(o) is base)
                 else o for o in c.operands]
     return ConstantExpr(c.type, c.opcode, operands, spelling, c.source_type)
+
+
+def zero_sink(module: Module, g: GlobalVariable) -> GlobalVariable:
+    """The zeroed global standing for the shadow of `g`, a global without
+    derivatives (`has_zero_shadow`), made on first use."""
+    name = f"{g.name}.enzc_zero_shadow"
+    sink = module.globals.get(name)
+    if not isinstance(sink, GlobalVariable):
+        sink = add_enzc_shadow(module, name, g)
+    return sink
+
+
+def add_enzc_shadow(module: Module, name: str, g: GlobalVariable) -> GlobalVariable:
+    """A zero-initialised internal global shaped like `g`, marked as enzc's (cleared
+    before each derivative call)."""
+    shadow = module.add_global(name, g.value_type, zeroinitializer(g.value_type))
+    shadow.linkage.words = ["internal"]
+    shadow.suffix = [item for item in g.suffix if item.startswith("align")]  # shadow accesses copy the primal's
+    shadow.metadata[AUTO_SHADOW_KIND] = MDRef(module.add_metadata(MDTuple([])))
+    return shadow
+
+
+def shadows_to_clear(module: Module) -> list[GlobalVariable]:
+    """The shadow globals enzc made, in the module's order."""
+    return [g for g in module.globals.values() if isinstance(g, GlobalVariable) and AUTO_SHADOW_KIND in g.metadata]

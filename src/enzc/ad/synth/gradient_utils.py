@@ -38,7 +38,7 @@ from enzc.ir.values import Argument, Constant, ConstantInt, GlobalValue, Value
 
 from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, float_leaves, slot_numbers
 from enzc.ad.analysis.allocations import allocator_of
-from enzc.ad.analysis.globals_shadow import base_global, has_zero_shadow, shadow_constant
+from enzc.ad.analysis.globals_shadow import base_global, has_zero_shadow, shadow_constant, zero_sink
 from enzc.ad.analysis.loop_variance import LoopVariance
 from enzc.ad.analysis.memory_facts import MemoryFacts, into_zero_globals
 from enzc.ad.analysis.tripcount import TripCount, trip_count
@@ -432,19 +432,20 @@ class GradientUtils:
 
     def _zero_global_sink(self, v: Constant, g: GlobalVariable) -> Value:
         """The shadow of a global without derivatives (`has_zero_shadow`) where a
-        pointer into it stands for shadowed memory: zeroed scratch of the same size,
-        an entry alloca private to this call, so derivatives stored there go nowhere
-        and tangents read there are 0 (`v` is `g` or a constant address over it: the
-        same offset into the scratch)."""
+        pointer into it stands for shadowed memory: a zeroed global of the same size
+        (`globals_shadow.zero_sink`, cleared before each derivative call), so
+        derivatives stored there go nowhere and tangents read there are 0 (`v` is `g`
+        or a constant address over it: the same offset into the sink)."""
         sink = self.shadows.get(g)
         if sink is None:
             size = self.layout.alloc_size_of(g.value_type)
             if size > MAX_GLOBAL_SINK:
                 raise self.error(None, f"the constant global '{g.name}' ({size} bytes) is used where active "
-                                       "memory is: its zero derivative would need a stack copy of that size",
+                                       "memory is: its zero derivative would need a copy of that size, "
+                                       "cleared before every derivative call",
                                  "read it through a pointer of its own, not one that may also point into active "
                                  "data (if (c) v = table[i]; else v = x[j];)")
-            sink = self.shadows[g] = self._zeroed_alloca(g.value_type, 16, f"{g.name}.zero'")
+            sink = self.shadows[g] = zero_sink(self.module, g)
         if v is g:
             return sink
         b = IRBuilder()  # a constant address over @g: the same offset into the sink
