@@ -16,7 +16,7 @@ from enzc.ir.verifier import verify_function
 MEMCPY = "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\n"
 
 
-def split_copy(between_load_and_copy: str = "", between_store_and_copy: str = "") -> str:
+def split_copy(between_load_and_copy: str = "", between_store_and_copy: str = "", after_fill: str = "") -> str:
     """`fill(dst, src, n)`: n copies of the record at src, read as 1 + 15 bytes."""
     return f"""
 define void @fill(ptr %dst, ptr %src, i64 %n) {{
@@ -26,6 +26,7 @@ entry:
   %src1 = getelementptr inbounds i8, ptr %src, i64 1
   {between_load_and_copy}
   call void @llvm.memcpy.p0.p0.i64(ptr %tmp, ptr %src1, i64 15, i1 false)
+  {after_fill}
   br label %loop
 loop:
   %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
@@ -68,6 +69,12 @@ def test_read_between_store_and_copy_keeps_the_split() -> None:
     # a call between may look at the half-written record
     text = split_copy(between_store_and_copy="call void @look(ptr %at)") + "declare void @look(ptr)\n"
     assert _shape(text) == (0, [15, 15], 2)
+
+
+def test_temporary_read_otherwise_keeps_the_split() -> None:
+    # the temporary's bytes are read directly too: it must stay
+    text = split_copy(after_fill="%peek.at = getelementptr i8, ptr %tmp, i64 7\n  %peek = load i8, ptr %peek.at")
+    assert _shape(text) == (0, [15, 15], 3)
 
 
 def test_joined_copy_carries_derivatives() -> None:

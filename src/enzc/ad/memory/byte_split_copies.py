@@ -28,7 +28,7 @@ from enzc.ir.module import Function, Module
 from enzc.ir.types import I1, I8, I64, ArrayType, IntType
 from enzc.ir.values import ConstantInt, Value
 
-_QUIET_INTRINSICS = ("llvm.lifetime.", "llvm.dbg.")
+_MARKER_INTRINSICS = ("llvm.lifetime.", "llvm.dbg.")
 
 
 def join_byte_split_copies(module: Module, fn: Function) -> int:
@@ -54,7 +54,7 @@ def _join(module: Module, tmp: Alloca) -> bool:
     fills, reads = [], []
     for use in tmp.uses:
         user = use.user
-        if _is_quiet(user):
+        if _is_marker(user):
             continue
         if not _is_memcpy(user) or _length(user) != size or user.args[0] is user.args[1]:
             return False
@@ -67,10 +67,9 @@ def _join(module: Module, tmp: Alloca) -> bool:
     if head is None:
         return False
     pairs = [_paired_store(read, tmp, k) for read in reads]
-    stores = [p for p in pairs if p is not None]
-    if len(stores) != len(reads) or len(head.uses) != len(stores) \
-            or any(use.user not in stores for use in head.uses):
-        return False
+    stores = [p for p in pairs if p is not None and p.value is head]
+    if len(stores) != len(reads) or len(head.uses) != len(stores):
+        return False  # the first bytes are used otherwise too
     b = IRBuilder()
     b.position_before(tmp)
     whole = b.alloca(ArrayType(size + k, I8), name=f"{tmp.name or 'tmp'}.joined", align=head.align)
@@ -123,10 +122,13 @@ def _before(inst: Instruction) -> list[Instruction]:
 
 def _is_quiet(inst: Instruction) -> bool:
     """Touches no memory: address arithmetic, casts, lifetime and debug markers."""
-    if isinstance(inst, (GetElementPtr, Cast)):
-        return True
+    return isinstance(inst, (GetElementPtr, Cast)) or _is_marker(inst)
+
+
+def _is_marker(inst: Instruction) -> bool:
+    """A lifetime or debug marker call."""
     fn = inst.called_function if isinstance(inst, CallBase) else None
-    return fn is not None and (fn.name or "").startswith(_QUIET_INTRINSICS)
+    return fn is not None and (fn.name or "").startswith(_MARKER_INTRINSICS)
 
 
 def _is_memcpy(inst: Instruction) -> bool:
