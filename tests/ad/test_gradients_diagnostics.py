@@ -53,6 +53,8 @@ CASES = {
     "allocation_like_bad_index": Case(DIAG / "allocation_like_bad_index.c", ("__enzyme_allocation_like", "index")),
     "float_bits_arithmetic": Case(DIAG / "float_bits_arithmetic.c", ("bits", "double", "i64")),
     # a word copy of doubles alone differentiates (rev2/memory/word_copy_helper_doubles.c)
+    "word_copy_helper_two_types": Case(DIAG / "word_copy_helper_two_types.c",
+                                       ("i64", "floating-point", "integers alike")),
     "word_copy_mixed_record": Case(DIAG / "word_copy_mixed_record.c", ("i64", "floating-point", "integers alike")),
     "word_copy_mixed_record_no_strict_aliasing": Case(DIAG / "word_copy_mixed_record.c",
                                                       ("i64", "floating-point", "integers alike"),

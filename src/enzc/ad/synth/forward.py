@@ -58,6 +58,7 @@ from enzc.ad.synth.parallel_adjoints import check_atomic_forward
 from enzc.ad.synth.parallel_region import forward_mode_fork
 from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward
 from enzc.ad.synth.signature import Derivatives, Signature, derived_params
+from enzc.ad.synth.site_types import call_site_context
 
 
 @dataclass
@@ -95,7 +96,7 @@ def build_forward(derivatives: Derivatives, fn: Function, fd: ForwardDerivative)
     width = fd.signature.width
     gu, extra = start_derived(derivatives.module, derivatives.layout, fn, fd.signature.args,
                               fd.signature.active_return, fd.function, reverse=False, width=width,
-                              types=derivatives.types)
+                              types=derivatives.types, site=fd.signature.site)
     gu.derivatives = derivatives
     gu.parallel = fd.signature.parallel
     gu.runtime_activity = fd.signature.runtime_activity
@@ -478,8 +479,10 @@ class _Tangents:
         self.enter_lane(here)
         active_return = self.active(call) or (carries_pointer(call.type) and gu.activity.has_shadow(call))
         assert gu.derivatives is not None
+        site = call_site_context(gu.type_analysis, gu.original, call, fn) \
+            if fn is not None and not fn.is_declaration else None
         sig = Signature(tuple(classes), active_return, width=len(self.lanes), parallel=gu.parallel,
-                        runtime_activity=gu.runtime_activity, error=self.error)
+                        runtime_activity=gu.runtime_activity, error=self.error, site=site)
         nc = self.new(call)
         assert isinstance(nc, CallBase)
         b = self.b

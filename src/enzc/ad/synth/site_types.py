@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from enzc.ir.instructions import CallBase, Cast, Compare, GetElementPtr, Phi, Select
+from enzc.ir.instructions import CallBase, Cast, Compare, GetElementPtr, Load, Phi, Select, Store
 from enzc.ir.module import Function
-from enzc.ir.types import PointerType
+from enzc.ir.types import IntType, PointerType
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.calls import is_memory_copy
@@ -28,7 +28,7 @@ from enzc.ad.analysis.memory_facts import underlying_object
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
 from enzc.ad.typeanalysis.results import TypeResults
-from enzc.ad.typeanalysis.typetree import TypeTree
+from enzc.ad.typeanalysis.typetree import Kind, TypeTree
 
 MAX_DEPTH = 8
 """Functions followed down from the callee through the pointers it passes on."""
@@ -89,24 +89,35 @@ def _copies_untyped(types: TypeAnalysis, fn: Function, depth: int) -> bool:
     return any(needs_site_types(types, callee, depth + 1) for callee in callees)
 
 
-def _typed(results: TypeResults, copies: list[CallBase]) -> bool:
+def _typed(results: TypeResults, copies: list[CallBase | Load]) -> bool:
+    """Whether every copy's bytes have a type: a memory copy's layout, a word
+    copy's loaded value (`long *` bits an untagged load leaves unknown)."""
     try:
-        for call in copies:
-            results.copy_layout(call)
+        for copy in copies:
+            if isinstance(copy, Load):
+                if any(seg.type.kind in (Kind.UNKNOWN, Kind.CONFLICT) for seg in results.value_layout(copy)):
+                    return False
+            else:
+                results.copy_layout(copy)
     except TypeAnalysisError:
         return False
     return True
 
 
-def _through_arguments(fn: Function) -> tuple[list[CallBase], list[Function]]:
-    """The copies in `fn` through its untyped pointer parameters (`_untyped_params`),
-    and the defined functions it passes them to."""
+def _through_arguments(fn: Function) -> tuple[list[CallBase | Load], list[Function]]:
+    """The copies in `fn` through its untyped pointer parameters (`_untyped_params`):
+    memory copies and the loads of word copies; and the defined functions it passes
+    them to."""
     untyped = _untyped_params(fn)
-    copies: list[CallBase] = []
+    copies: list[CallBase | Load] = []
     callees: list[Function] = []
     if not untyped:
         return copies, callees
     for inst in fn.instructions():
+        if isinstance(inst, Load) and _word_load(inst) and (
+                underlying_object(inst.ptr) in untyped
+                or any(underlying_object(u.user.ptr) in untyped for u in inst.uses)):  # type: ignore[attr-defined]
+            copies.append(inst)
         if not isinstance(inst, CallBase) or not isinstance(callee := inst.called_function, Function):
             continue
         if is_memory_copy(inst):
@@ -120,7 +131,8 @@ def _through_arguments(fn: Function) -> tuple[list[CallBase], list[Function]]:
 def _untyped_params(fn: Function) -> set[Value]:
     """The pointer parameters `fn` only hands on: to copies and calls, through
     address arithmetic, never loaded or stored through (a `void *` helper's;
-    comparing them is fine). Only
+    comparing them is fine) but by word copies (`t[i] = s[i]` through `long *`:
+    a load only stored, a store of a load). Only
     their memory can be unknown to the function whatever its callers pass; the
     check stays syntactic for the many functions (C++ members) that have none."""
     if fn.is_declaration:
@@ -139,6 +151,9 @@ def _untyped_params(fn: Function) -> set[Value]:
                 user = use.user
                 if isinstance(user, (GetElementPtr, Cast, Phi, Select)):
                     work.append(user)
+                elif _word_load(user) or (isinstance(user, Store) and use.index == 1
+                                          and _word_load(user.value)):
+                    continue
                 elif not isinstance(user, (CallBase, Compare)) or (
                         isinstance(user, CallBase) and user.called_function is None):
                     handed_on = False
@@ -146,3 +161,9 @@ def _untyped_params(fn: Function) -> set[Value]:
         if handed_on:
             out.add(param)
     return out
+
+
+def _word_load(inst: Value) -> bool:
+    """A load of an integer word whose value is only stored (a word copy's read)."""
+    return isinstance(inst, Load) and isinstance(inst.type, IntType) and bool(inst.uses) \
+        and all(isinstance(u.user, Store) and u.index == 0 for u in inst.uses)

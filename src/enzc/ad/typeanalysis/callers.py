@@ -139,5 +139,7 @@ def meet(a: TypeTree, b: TypeTree) -> TypeTree:
     return TypeTree(kept)
 
 
-_DATA = (Kind.FLOAT, Kind.INTEGER, Kind.POINTER)
-"""Kinds of bytes that hold a value (not Anything: padding, bytes any type may fill)."""
+_DATA = (Kind.FLOAT, Kind.INTEGER, Kind.POINTER, Kind.CONFLICT)
+"""Kinds of bytes that hold a value (not Anything: padding, bytes any type may fill).
+A conflict at one site counts: met with integers elsewhere, dropping it would leave
+the callee's own `long *` tags to call floats integers (a zero derivative)."""
