@@ -381,11 +381,20 @@ def _shadow_roots(act: Activity, ptr: Value) -> bool:
     wrappers it comes from; True if any was new."""
     shadowed = act.shadowed
     fresh = [r for r in local_roots(ptr) if r not in shadowed]
-    fresh += [c for c in pointer_sources(ptr) if isinstance(c, CallBase) and c not in shadowed
-              and c not in fresh and allocator_of(c) is None
-              and classify(c, lambda _: False) is CallKind.UNKNOWN
-              and (may_return_fresh_memory(act.module, c.called_function)
-                   or _may_reach_allocator(act.module, c))]
+    for c in pointer_sources(ptr):
+        if not isinstance(c, CallBase) or c in shadowed or allocator_of(c) is not None \
+                or classify(c, lambda _: False) is not CallKind.UNKNOWN:
+            continue
+        if c not in fresh and (may_return_fresh_memory(act.module, c.called_function)
+                               or _may_reach_allocator(act.module, c)):
+            fresh.append(c)
+        # what it returns may point into what its arguments reach (a container's
+        # element, `map[key]` of a local map): their shadows hold the result's (not
+        # local memory that provably holds no derivative: the key string)
+        quiet = act.inactive_memory
+        fresh += [r for a in c.args if isinstance(a.type, PointerType)
+                  and not (quiet is not None and quiet.no_derivative_behind(a))
+                  for r in local_roots(a) if r not in shadowed and r not in fresh]
     shadowed.update(fresh)
     return bool(fresh)
 
