@@ -16,6 +16,9 @@ result `{double, double}`; `float complex` results are `<2 x float>`, and libm's
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import CallBase
 from enzc.ir.types import I32, StructType, VectorType
 from enzc.ir.values import ConstantInt, Value
@@ -44,28 +47,85 @@ def reverse_complex(gu: GradientState, call: CallBase, op: str) -> None:
         scale = b.fdiv(result_adjoint, r, "cabs.scale")
         _add(gu, call, 0, (b.fmul(z[0], scale, "d.cabs.re"), b.fmul(z[1], scale, "d.cabs.im")))
         return
-    dw = _parts(gu, result_adjoint)
+    dw = _parts(b, result_adjoint)
     if op == "mul":
         x, y = operands
-        _add(gu, call, 0, _mul(gu, _conj(gu, y), dw))
-        _add(gu, call, 1, _mul(gu, _conj(gu, x), dw))
+        _add(gu, call, 0, _mul(b, _conj(b, y), dw))
+        _add(gu, call, 1, _mul(b, _conj(b, x), dw))
         return
-    w = _parts(gu, gu.lookup(gu.new_value(call)))
+    w = _parts(b, gu.lookup(gu.new_value(call)))
     if op == "div":
         x, y = operands
-        dx = _div(gu, dw, _conj(gu, y))
+        dx = _div(b, dw, _conj(b, y))
         _add(gu, call, 0, dx)
-        _add(gu, call, 1, _neg(gu, _mul(gu, _conj(gu, w), dx)))
+        _add(gu, call, 1, _neg(b, _mul(b, _conj(b, w), dx)))
     elif op == "exp":
-        _add(gu, call, 0, _mul(gu, _conj(gu, w), dw))
+        _add(gu, call, 0, _mul(b, _conj(b, w), dw))
     elif op == "log":
         (z,) = operands
-        _add(gu, call, 0, _div(gu, dw, _conj(gu, z)))
+        _add(gu, call, 0, _div(b, dw, _conj(b, z)))
     elif op == "sqrt":
         two_w = (b.fadd(w[0], w[0], "c.2re"), b.fadd(w[1], w[1], "c.2im"))
-        _add(gu, call, 0, _div(gu, dw, _conj(gu, two_w)))
+        _add(gu, call, 0, _div(b, dw, _conj(b, two_w)))
     else:
         raise AssertionError(op)
+
+
+def forward_complex(b: IRBuilder, call: CallBase, op: str, operands: list[Complex],
+                    tangents: list[Complex | None], result: Value) -> Value:
+    """The tangent of `call` (whose forward clone returned `result`), from its
+    complex `operands` and their `tangents` (None: no tangent): `dw = f'(z) dz`,
+    `dw = dx y + x dy` for `w = x * y`; `cabs`: `(re dre + im dim) / |z|`."""
+    if op == "abs":
+        ((re, im),), (dz,) = operands, tangents
+        assert dz is not None
+        dot = b.fadd(b.fmul(re, dz[0], "d.cabs"), b.fmul(im, dz[1], "d.cabs"), "d.cabs")
+        return b.fdiv(dot, result, "d.cabs")
+    w = _parts(b, result)
+    zero = b.const_zero(w[0].type)
+    dzs = [t if t is not None else (zero, zero) for t in tangents]
+    if op == "mul":
+        (x, y), (dx, dy) = operands, dzs
+        dw = _add_complex(b, _mul(b, dx, y), _mul(b, x, dy))
+    elif op == "div":
+        (_, y), (dx, dy) = operands, dzs
+        dw = _div(b, _add_complex(b, dx, _neg(b, _mul(b, w, dy))), y)
+    elif op == "exp":
+        dw = _mul(b, w, dzs[0])
+    elif op == "log":
+        dw = _div(b, dzs[0], operands[0])
+    elif op == "sqrt":
+        dw = _div(b, dzs[0], (b.fadd(w[0], w[0], "c.2re"), b.fadd(w[1], w[1], "c.2im")))
+    else:
+        raise AssertionError(op)
+    return _complex_value(b, result.type, dw)
+
+
+def complex_parts(b: IRBuilder, call: CallBase, value_of: Callable[[Value], Value],
+                  present: Callable[[Value], bool] = lambda _: True) -> list[Complex | None]:
+    """(re, im) of each complex operand of `call`, its arguments mapped by `value_of`;
+    None for an operand none of whose arguments is `present`."""
+    out: list[Complex | None] = []
+    for group in _arg_groups(call):
+        args = [call.args[i] for i in group]
+        if not any(present(a) for a in args):
+            out.append(None)
+            continue
+        vals = [value_of(a) for a in args]
+        out.append(_parts(b, vals[0]) if len(vals) == 1 else (vals[0], vals[1]))
+    return out
+
+
+def _add_complex(b: IRBuilder, p: Complex, q: Complex) -> Complex:
+    return b.fadd(p[0], q[0], "c.a"), b.fadd(p[1], q[1], "c.a")
+
+
+def _complex_value(b: IRBuilder, t, z: Complex) -> Value:
+    """A `{T, T}` or `<2 x T>` value of type `t` holding `z`."""
+    if isinstance(t, StructType):
+        return b.insert_value(b.insert_value(b.const_undef(t), z[0], 0, "d.c"), z[1], 1, "d.c")
+    vec = b.insert_element(b.const_undef(t), z[0], ConstantInt(I32, 0), "d.c")
+    return b.insert_element(vec, z[1], ConstantInt(I32, 1), "d.c")
 
 
 def _arg_groups(call: CallBase) -> list[list[int]]:
@@ -80,13 +140,12 @@ def _operands(gu: GradientState, call: CallBase) -> list[Complex]:
     out = []
     for group in _arg_groups(call):
         vals = [gu.lookup(gu.new_value(call.args[i])) for i in group]
-        out.append(_parts(gu, vals[0]) if len(vals) == 1 else (vals[0], vals[1]))
+        out.append(_parts(gu.b, vals[0]) if len(vals) == 1 else (vals[0], vals[1]))
     return out
 
 
-def _parts(gu: GradientState, v: Value) -> Complex:
+def _parts(b: IRBuilder, v: Value) -> Complex:
     """(re, im) of a `{T, T}` or `<2 x T>` value."""
-    b = gu.b
     if isinstance(v.type, StructType):
         return b.extract_value(v, [0], "c.re"), b.extract_value(v, [1], "c.im")
     return (b.extract_element(v, ConstantInt(I32, 0), "c.re"), b.extract_element(v, ConstantInt(I32, 1), "c.im"))
@@ -106,23 +165,21 @@ def _add(gu: GradientState, call: CallBase, operand: int, delta: Complex) -> Non
     gu.add_adjoint(arg, b.insert_element(vec, delta[1], ConstantInt(I32, 1), "d.c"))
 
 
-def _conj(gu: GradientState, z: Complex) -> Complex:
-    return z[0], gu.b.fneg(z[1], "c.conj")
+def _conj(b: IRBuilder, z: Complex) -> Complex:
+    return z[0], b.fneg(z[1], "c.conj")
 
 
-def _neg(gu: GradientState, z: Complex) -> Complex:
-    return gu.b.fneg(z[0], "c.neg"), gu.b.fneg(z[1], "c.neg")
+def _neg(b: IRBuilder, z: Complex) -> Complex:
+    return b.fneg(z[0], "c.neg"), b.fneg(z[1], "c.neg")
 
 
-def _mul(gu: GradientState, p: Complex, q: Complex) -> Complex:
-    b = gu.b
+def _mul(b: IRBuilder, p: Complex, q: Complex) -> Complex:
     re = b.fsub(b.fmul(p[0], q[0], "c.m"), b.fmul(p[1], q[1], "c.m"), "c.mre")
     im = b.fadd(b.fmul(p[0], q[1], "c.m"), b.fmul(p[1], q[0], "c.m"), "c.mim")
     return re, im
 
 
-def _div(gu: GradientState, p: Complex, q: Complex) -> Complex:
-    b = gu.b
+def _div(b: IRBuilder, p: Complex, q: Complex) -> Complex:
     norm = b.fadd(b.fmul(q[0], q[0], "c.n"), b.fmul(q[1], q[1], "c.n"), "c.norm")
     re = b.fadd(b.fmul(p[0], q[0], "c.d"), b.fmul(p[1], q[1], "c.d"), "c.dre")
     im = b.fsub(b.fmul(p[1], q[0], "c.d"), b.fmul(p[0], q[1], "c.d"), "c.dim")

@@ -43,6 +43,7 @@ from enzc.ad.analysis.runtime_activity import checked_write, either, inactive_at
 from enzc.ad.analysis.write_only import pointers_from, write_only_params
 from enzc.ad.memory.fnptr import function_of_pointer, reachable_definitions
 from enzc.ad.memory.mirrored_calls import mirror_call
+from enzc.ad.rules.complex import complex_parts, forward_complex
 from enzc.ad.rules.dsl import emit_scaled
 from enzc.ad.rules.table import has_rule, rule_for
 from enzc.ad.synth.derived import start_derived
@@ -293,10 +294,17 @@ class _Tangents:
     def _rule(self, call: CallBase) -> None:
         rule = rule_for(callee_name(call) or "")
         assert rule is not None
-        if rule.complex_op is not None:
-            raise self.gu.error(call, f"forward mode does not differentiate complex '{callee_name(call)}' yet",
-                                "use reverse mode (__enzyme_autodiff), or write the real and imaginary parts")
+        if rule.complex_op is not None and self.error:
+            raise self.gu.error(call, f"error estimation does not follow complex '{callee_name(call)}' yet",
+                                "write the real and imaginary parts")
         self._after(call)
+        if rule.complex_op is not None:
+            operands = complex_parts(self.b, call, self.new)
+            tangents = complex_parts(self.b, call, self.tangent, self.has_tangent)
+            if any(t is not None for t in tangents):
+                self.t[call] = forward_complex(self.b, call, rule.complex_op, operands,  # type: ignore[arg-type]
+                                               tangents, self.new(call))
+            return
         env = _ForwardEnv(self, call)
         if self.error:
             self.t[call] = rule_call_error(self, call, rule, env)
