@@ -43,11 +43,8 @@ def create_auto_shadows(module: Module, callers: list[Function]) -> None:
     inactive)."""
     for fn in _reachable_from_entry_points(callers):
         for inst in fn.instructions():
-            target = _written_global(inst)
-            if target is not None and not target.is_constant and _needs_shadow(module, target):
-                _add_shadow(module, target)
-            for target in _stored_addresses(inst):
-                if _needs_shadow(module, target):
+            for target in (_written_global(inst), *_stored_addresses(inst)):
+                if target is not None and _needs_shadow(module, target):
                     _add_shadow(module, target)
 
 
@@ -91,16 +88,16 @@ def _written_global(inst: Instruction) -> GlobalVariable | None:
 def _stored_addresses(inst: Instruction) -> list[GlobalVariable]:
     """The globals whose address `inst` stores into memory (`m->params = &defaults`):
     where that memory is shadowed, its shadow must point at the global's shadow, which
-    receives the derivatives of what is read through it. `const` ones too: the zeroed
-    scratch that stands for their shadow elsewhere lives on one call's stack, and a
-    shadow pointer stored into memory may outlive it (an augmented forward pass)."""
+    receives the derivatives of what is read through it (a `const` one has a zeroed
+    sink instead, `globals_shadow.zero_sink`)."""
     if not isinstance(inst, Store) or not isinstance(inst.value.type, PointerType):
         return []
     return [g for g in underlying_objects(inst.value) if isinstance(g, GlobalVariable)]
 
 
 def _needs_shadow(module: Module, g: GlobalVariable) -> bool:
-    return _plain_data(g.value_type) and shadow_of_global(module, g) is None and not is_inactive_global(g)
+    return (not g.is_constant and _plain_data(g.value_type) and shadow_of_global(module, g) is None
+            and not is_inactive_global(g))
 
 
 def _only_floats(ty: Type) -> bool:
