@@ -227,30 +227,38 @@ def _check_integer_pointers(module: Module, fn: Function, activity: Activity) ->
 
 def _check_float_bits(module: Module, fn: Function, activity: Activity) -> None:
     """The bits of an active float reinterpreted as an integer (`bitcast double to
-    i64`) that carry on towards the result (used on the way to it, passed to a
-    call, returned): no adjoint can follow them, so stop instead of a zero
-    derivative. Moves into memory were given their float type above."""
+    i64`) that carry on as bits (integer arithmetic, then a float again, memory, a
+    call, the result): no adjoint can follow them, so stop instead of a zero
+    derivative. Moves into memory were given their float type above. Bits that end
+    in a value conversion (`sitofp`: a tagged union's integer reading of them) or a
+    comparison have no derivative to follow."""
     from enzc.ad.diagnostics import ad_error
 
     for inst in fn.instructions():
         if (isinstance(inst, Cast) and inst.opcode == "bitcast" and inst.operand(0) in activity.varied
                 and not isinstance(inst.type.scalar, (FloatType, PointerType))
-                and (inst in activity.useful or _bits_leave(inst))):
+                and _bits_leave(inst, activity)):
             raise ad_error(module, inst, fn.name or "?",
                            f"the bits of an active {inst.operand(0).type} are reinterpreted as {inst.type} "
                            "and carried on (to a call, the result, or integer arithmetic on the way to "
                            "them): the derivative cannot follow them", _HINT)
 
 
-def _bits_leave(bits: Instruction) -> bool:
+def _bits_leave(bits: Instruction, activity: Activity) -> bool:
     """Whether integer `bits` reach (through integer dataflow) a call that may use
-    them or a `ret`."""
+    them, a `ret`, a store into shadowed memory or on the way to the result, or a
+    cast back to a float or pointer on the way to it."""
     from enzc.ad.analysis.calls import CallKind, classify
 
     def hit(use: Use) -> bool:
         user = use.user
         if isinstance(user, Ret):
             return True
+        if isinstance(user, Store):
+            return activity.has_shadow(user.ptr) or user in activity.useful
+        if isinstance(user, Cast) and user.opcode in ("bitcast", "inttoptr") \
+                and isinstance(user.type.scalar, (FloatType, PointerType)):
+            return user in activity.useful
         return (isinstance(user, CallBase) and use.index < len(user.args)
                 and classify(user, lambda _: False) is not CallKind.INACTIVE)
 
@@ -280,7 +288,12 @@ def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout:
     type the pointer is indexed with declares (`indexed_types`). A store of bits that carry nothing
     active (a constant: `memset(&x, 0, 8)` or a double copied from a constant table
     become `store i64`) takes the type of the memory it overwrites instead, so that
-    the shadow of overwritten floats is cleared like for a `store double`."""
+    the shadow of overwritten floats is cleared like for a `store double`. A load
+    whose bits the program itself casts to a float is that float first (a tagged
+    union read as `i64`, then `bitcast` or `sitofp` by the tag: whatever the
+    memory's other types, where the float is used these bytes are one)."""
+    if isinstance(inst, Load) and (as_float := _float_cast_of(inst)) is not None:
+        return as_float
     if isinstance(_declared(inst, layout), IntType):
         return None
     value = inst if isinstance(inst, Load) else inst.value  # type: ignore[attr-defined]
@@ -305,6 +318,15 @@ def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout:
             return "only its integer type says what it copies"
         return by_declared
     return real
+
+
+def _float_cast_of(load: Load) -> Type | None:
+    """The float type a `bitcast` of `load`'s value to a scalar float of its width gives."""
+    for use in load.uses:
+        user = use.user
+        if isinstance(user, Cast) and user.opcode == "bitcast" and isinstance(user.type, FloatType):
+            return user.type
+    return None
 
 
 def _declared_by_stores(load: Load, size: int, layout: DataLayout) -> list[Segment] | None:
