@@ -72,6 +72,8 @@ TABLE: dict[str, Rule] = {
     "fmod": D("1", "-trunc(x / y)"),
     # remainder rounds the quotient to nearest, ties to even
     "remainder": D("1", "-roundeven(x / y)"),
+    # remquo: remainder's value, and low bits of the quotient written through z (an int)
+    "remquo": D("1", "-roundeven(x / y)", None),
     "erf": D(f"{TWO_OVER_SQRT_PI} * exp(-x * x)"),
     "erfc": D(f"-{TWO_OVER_SQRT_PI} * exp(-x * x)"),
     "fma": D("y", "x", "1"),

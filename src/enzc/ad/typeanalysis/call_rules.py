@@ -225,6 +225,7 @@ LIBRARY: dict[str, Rule] = _table(
     (_integers(ret=True), "strlen strcmp"),
     # libm with pointer or integer parts
     (_pointee(a1=_I4), "frexp frexpf frexpl lgamma_r lgammaf_r"),
+    (_pointee(a2=_I4), "remquo remquof remquol"),
     (_pointee(a1=_D0), "modf"),
     (_pointee(a1=_F0), "modff"),
     (_pointee(a1=_L0), "modfl"),
