@@ -23,7 +23,7 @@ from enzc.ad.memory.posix_memalign import lower_posix_memalign
 from enzc.ad.rules.table import has_rule
 from enzc.ad.synth.dynamic_stack import lower_dynamic_allocas
 from enzc.ad.synth.gradient_utils import GradientUtils
-from enzc.ad.synth.modf import lower_modf
+from enzc.ad.synth.pair_results import lower_pair_results
 from enzc.ad.synth.parallel_prepare import prepare_parallel
 from enzc.ad.synth.preprocess import prepare
 from enzc.ad.synth.site_types import SiteContext
@@ -52,7 +52,7 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
         prepare_parallel(original, module)
         _reject_unsupported_openmp(module, original)
         lower_posix_memalign(original, module)
-        lower_modf(module, original)
+        lower_pair_results(module, original)
         stack_arena = lower_dynamic_allocas(original, module, layout) if reverse else None
     except IrreducibleError as e:
         raise ad_error(module, None, fn.name or "?", f"{e}: the reverse pass needs structured loops",

@@ -1,8 +1,9 @@
-// modf, modff and remquo in differentiated code. Clang 22 turns modf(x, &ip) into
+// modf, modff, remquo and GNU sincos in differentiated code. Clang 22 turns modf(x, &ip) into
 // the pair-returning intrinsic `llvm.modf`, which had no rule ("cannot
 // differentiate call to external function 'llvm.modf.f64'"; ClangEnzyme-19, whose
 // clang calls libm's modf, differentiates it); remquo had none either (Enzyme
-// neither). The fraction moves with x, the integral part does not; remquo's
+// neither); sincos was "cannot differentiate call to external function 'sincos'"
+// (it is a sin and a cos). The fraction moves with x, the integral part does not; remquo's
 // remainder has remainder's partials. Negative arguments (the fraction's sign),
 // an integral x's zero fraction, reverse and forward.
 // Reference: central finite differences (points away from the jumps).
@@ -22,7 +23,9 @@ double f(double x, double y) {
     double neg = modf(-x * 1.7, &jp);
     int q;
     double rq = remquo(y * 5.0, 1.5, &q);
-    return sin(fr) * 3 + neg * neg + ip * 0.25 + jp + rq * 0.5 + q * 0.01;
+    double s, c;
+    sincos(x - y * 0.3, &s, &c);
+    return sin(fr) * 3 + neg * neg + ip * 0.25 + jp + rq * 0.5 + q * 0.01 + s * c * 2 + s;
 }
 
 float g(float x) {  /* float: d/dx = 0.5 * fip (analytic: float differences are too coarse) */
