@@ -3,12 +3,23 @@ with a central finite difference of the function itself (evaluated in Python).""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import math
 
 import pytest
 
 from enzc.ad.rules.dsl import Bin, Cond, Fn, Num, RuleError, Unary, Var, parse
 from enzc.ad.rules.table import TABLE, rule_for
+
+_LIBM = ctypes.CDLL(ctypes.util.find_library("m"))
+for _name in ("j0", "j1", "y0", "y1"):
+    getattr(_LIBM, _name).restype, getattr(_LIBM, _name).argtypes = ctypes.c_double, [ctypes.c_double]
+for _name in ("jn", "yn"):
+    getattr(_LIBM, _name).restype, getattr(_LIBM, _name).argtypes = ctypes.c_double, [ctypes.c_int, ctypes.c_double]
+BESSEL = {"j0": _LIBM.j0, "j1": _LIBM.j1, "y0": _LIBM.y0, "y1": _LIBM.y1,
+          "jn": lambda n, x: _LIBM.jn(int(n), x), "yn": lambda n, x: _LIBM.yn(int(n), x)}
+"""glibc's Bessel functions (Python's math has none)."""
 
 PY: dict[str, object] = {
     "sqrt": math.sqrt, "cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x), "pow": math.pow,
@@ -24,6 +35,7 @@ PY: dict[str, object] = {
     "asinh": math.asinh, "acosh": math.acosh, "atanh": math.atanh, "ldexp": math.ldexp,
     "scalbn": math.ldexp, "scalbln": math.ldexp, "fdim": lambda x, y: max(x - y, 0.0),
     "frexp": lambda x, _exponent: math.frexp(x)[0],
+    "remquo": lambda x, y, _quotient: math.remainder(x, y), **BESSEL,
 }
 """Reference implementations of every table entry."""
 
@@ -36,7 +48,8 @@ POINTS: dict[str, tuple] = {
     "fmuladd": (1.5, -2.0, 0.5), "fabs": (-0.8,), "floor": (1.3,), "ceil": (1.3,), "trunc": (1.3,),
     "round": (1.3,), "roundeven": (1.3,), "rint": (1.3,), "nearbyint": (1.3,),
     "acosh": (1.7,), "ldexp": (0.6, 3), "scalbn": (0.6, -2), "scalbln": (0.6, 5), "fdim": (0.9, 0.4),
-    "frexp": (-5.3, 0),
+    "frexp": (-5.3, 0), "remquo": (7.3, 2.1, 0), "j1": (1.7,), "y0": (1.7,), "y1": (2.2,),
+    "jn": (3, 1.4), "yn": (2, 2.3),
 }
 
 
@@ -61,7 +74,7 @@ def evaluate(tree: object, args: tuple, result: float) -> float:
             vals = [evaluate(a, args, result) for a in fargs]
             return {"sin": math.sin, "cos": math.cos, "exp": math.exp, "log": math.log, "sqrt": math.sqrt,
                     "pow": math.pow, "powi": math.pow, "copysign": math.copysign, "sinh": math.sinh,
-                    "cosh": math.cosh, "trunc": math.trunc, "roundeven": round}[name](*vals)
+                    "cosh": math.cosh, "trunc": math.trunc, "roundeven": round, **BESSEL}[name](*vals)
     raise AssertionError(tree)
 
 

@@ -72,8 +72,10 @@ INACTIVE_LIBC = frozenset({
     "gettimeofday", "clock_gettime", "rand", "srand", "random", "srandom", "strlen",
     "strcmp", "strncmp", "getenv", "free", "__cxa_guard_acquire", "__cxa_guard_release",
     "posix_memalign", "vprintf", "vfprintf", "fputwc", "putwchar", "putc", "snprintf", "sprintf",
+    *(f"{name}{suffix}" for name in ("lround", "llround", "lrint", "llrint", "ilogb") for suffix in ("", "f", "l")),
 })
 """Library functions that read (never write) program memory or touch none of it.
+libm's rounding to an integer (`lround`, `lrint`, `ilogb`, ...) has no derivative.
 
 Freeing never moves derivatives (`heap` frees shadows in the reverse pass).
 `posix_memalign` reaches the AD writing only a private slot (`posix_memalign.py`).

@@ -31,6 +31,13 @@ FUNCTIONS: dict[str, str] = {
 }
 """Functions usable in rule expressions → the LLVM intrinsic (`llvm.NAME.<type>`)."""
 
+LIBM_FUNCTIONS = frozenset({"j0", "j1", "jn", "y0", "y1", "yn"})
+"""Functions usable in rule expressions that are libm calls (no intrinsic): the
+Bessel functions, `NAME`, `NAMEf` or `NAMEl` by the type; `jn`/`yn` take the order
+(an `int`) first."""
+
+_LIBM_SUFFIX = {"double": "", "float": "f", "x86_fp80": "l"}
+
 
 class RuleError(ValueError):
     """A malformed rule expression (a bug in the table, caught by its unit tests)."""
@@ -119,7 +126,7 @@ def parse(text: str) -> object:
                     take(",")
                     args.append(expr(0))
                 take(")")
-                if val not in FUNCTIONS:
+                if val not in FUNCTIONS and val not in LIBM_FUNCTIONS:
                     raise RuleError(f"unknown function {val!r} in rule {text!r}")
                 return Fn(val, tuple(args))
             if val not in PARAMS and val != "r":
@@ -231,6 +238,16 @@ def emit(tree: object, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) 
             case Fn(name=name, args=args) if all(isinstance(a, Var) and a.name in PARAMS for a in args) and (
                     reused := env.forward_call(name, tuple(a.name for a in args))) is not None:
                 return reused
+            case Fn(name=name, args=args) if name in LIBM_FUNCTIONS:
+                order = name in ("jn", "yn")
+                vals = [go(a, want_int=order and k == 0) for k, a in enumerate(args)]
+                vals = [v if order and k == 0 else to_float(v) for k, v in enumerate(vals)]
+                kind = getattr(ftype, "kind", None)
+                if kind not in _LIBM_SUFFIX:
+                    raise RuleError(f"no libm '{name}' for {ftype}")
+                libm = get_or_insert_function(module, name + _LIBM_SUFFIX[kind],
+                                              FunctionType(ftype, tuple(v.type for v in vals)))
+                return b.call(libm, vals, "rf")
             case Fn(name=name, args=args):
                 vals = [go(args[0])] + [go(a, want_int=(name == "powi")) for a in args[1:]]
                 if name != "powi":

@@ -4,8 +4,9 @@
 expression over the arguments `x`, `y`, `z` (in order) and the result `r`; `None`
 marks an argument without a derivative (an integer exponent). Expressions use
 `+ - * /`, unary `-`, comparisons with `c ? a : b`, numbers, and the functions of
-`dsl.FUNCTIONS`. A name covers its `float`/`long double` libm variants (`sinf`,
-`sinl`) and every type of the intrinsic (`llvm.sin.f64`, `llvm.sin.v2f32`).
+`dsl.FUNCTIONS` and `dsl.LIBM_FUNCTIONS`. A name covers its `float`/`long double`
+libm variants (`sinf`, `sinl`) and every type of the intrinsic (`llvm.sin.f64`,
+`llvm.sin.v2f32`).
 """
 
 from __future__ import annotations
@@ -71,6 +72,13 @@ TABLE: dict[str, Rule] = {
     "hypot": D("x / r", "y / r"),
     "fmod": D("1", "-trunc(x / y)"),
     # remainder rounds the quotient to nearest, ties to even
+    # Bessel functions of the first and second kind (glibc's j0, y1, jn, ...)
+    "j0": D("-j1(x)"),
+    "j1": D("x == 0 ? 0.5 : j0(x) - r / x"),
+    "jn": D(None, "(jn(x - 1, y) - jn(x + 1, y)) / 2"),
+    "y0": D("-y1(x)"),
+    "y1": D("y0(x) - r / x"),
+    "yn": D(None, "(yn(x - 1, y) - yn(x + 1, y)) / 2"),
     "remainder": D("1", "-roundeven(x / y)"),
     # remquo: remainder's value, and low bits of the quotient written through z (an int)
     "remquo": D("1", "-roundeven(x / y)", None),
