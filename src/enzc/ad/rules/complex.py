@@ -2,11 +2,11 @@
 
 Clang multiplies and divides complex numbers inline but falls back to the
 runtime's `__muldc3`/`__divdc3` (Annex G infinity/NaN recovery) on a NaN result,
-and calls libm for `cexp`, `clog`, `csqrt`, `cabs`. The forward pass keeps
+and calls libm for `cexp`, `clog`, `csqrt`, `cabs`, `carg`. The forward pass keeps
 those calls; the reverse pass adds, for a holomorphic `w = f(z)` with adjoint
 `dw` (real and imaginary parts' adjoints as one complex number),
-`dz += conj(f'(z)) * dw` — e.g. `dx += conj(y) * dw` for `w = x * y`. `cabs` is
-real-valued: `d(re, im) += (re, im) / |z| * dr`.
+`dz += conj(f'(z)) * dw` — e.g. `dx += conj(y) * dw` for `w = x * y`. `cabs` and `carg` are
+real-valued: `d(re, im) += (re, im) / |z| * dr` and `(-im, re) / |z|^2 * dr`.
 
 ABI shapes (x86-64 SysV): a `double complex` argument is two `double`s and the
 result `{double, double}`; `float complex` results are `<2 x float>`, and libm's
@@ -31,7 +31,7 @@ OPERATIONS: dict[str, str] = {
     **{f"__mul{k}c3": "mul" for k in "sdx"},
     **{f"__div{k}c3": "div" for k in "sdx"},
     "cexp": "exp", "cexpf": "exp", "clog": "log", "clogf": "log",
-    "csqrt": "sqrt", "csqrtf": "sqrt", "cabs": "abs", "cabsf": "abs",
+    "csqrt": "sqrt", "csqrtf": "sqrt", "cabs": "abs", "cabsf": "abs", "carg": "arg", "cargf": "arg",
 }
 """Runtime/libm name → the operation differentiated."""
 
@@ -46,6 +46,11 @@ def reverse_complex(gu: GradientState, call: CallBase, op: str) -> None:
         r = gu.lookup(gu.new_value(call))
         scale = b.fdiv(result_adjoint, r, "cabs.scale")
         _add(gu, call, 0, (b.fmul(z[0], scale, "d.cabs.re"), b.fmul(z[1], scale, "d.cabs.im")))
+        return
+    if op == "arg":
+        (z,) = operands
+        scale = b.fdiv(result_adjoint, _norm(b, z), "carg.scale")
+        _add(gu, call, 0, (b.fneg(b.fmul(z[1], scale, "d.carg.re"), "d.carg.re"), b.fmul(z[0], scale, "d.carg.im")))
         return
     dw = _parts(b, result_adjoint)
     if op == "mul":
@@ -81,6 +86,11 @@ def forward_complex(b: IRBuilder, call: CallBase, op: str, operands: list[Comple
         assert dz is not None
         dot = b.fadd(b.fmul(re, dz[0], "d.cabs"), b.fmul(im, dz[1], "d.cabs"), "d.cabs")
         return b.fdiv(dot, result, "d.cabs")
+    if op == "arg":
+        ((re, im),), (dz,) = operands, tangents
+        assert dz is not None
+        cross = b.fsub(b.fmul(re, dz[1], "d.carg"), b.fmul(im, dz[0], "d.carg"), "d.carg")
+        return b.fdiv(cross, _norm(b, (re, im)), "d.carg")
     w = _parts(b, result)
     zero = b.const_zero(w[0].type)
     dzs = [t if t is not None else (zero, zero) for t in tangents]
@@ -179,8 +189,13 @@ def _mul(b: IRBuilder, p: Complex, q: Complex) -> Complex:
     return re, im
 
 
+def _norm(b: IRBuilder, z: Complex) -> Value:
+    """|z|^2."""
+    return b.fadd(b.fmul(z[0], z[0], "c.n"), b.fmul(z[1], z[1], "c.n"), "c.norm")
+
+
 def _div(b: IRBuilder, p: Complex, q: Complex) -> Complex:
-    norm = b.fadd(b.fmul(q[0], q[0], "c.n"), b.fmul(q[1], q[1], "c.n"), "c.norm")
+    norm = _norm(b, q)
     re = b.fadd(b.fmul(p[0], q[0], "c.d"), b.fmul(p[1], q[1], "c.d"), "c.dre")
     im = b.fsub(b.fmul(p[1], q[0], "c.d"), b.fmul(p[0], q[1], "c.d"), "c.dim")
     return b.fdiv(re, norm, "c.qre"), b.fdiv(im, norm, "c.qim")

@@ -1,6 +1,6 @@
 // Forward mode through C99 complex arithmetic: clang's inline multiply/divide with
 // their __muldc3/__divdc3 fallbacks (and __mulsc3/__divsc3 for float complex,
-// returned as <2 x float>), cexp, clog, csqrt, cabs, direct runtime calls, and a
+// returned as <2 x float>), cexp, clog, csqrt, cabs, carg, direct runtime calls, and a
 // complex Newton iteration. The tangent is dw = f'(z) dz (w = x y: dx y + x dy); it
 // was "forward mode does not differentiate complex '__muldc3' yet" (ClangEnzyme-19
 // returns -5.9e108 for the Newton iteration's derivative).
@@ -18,7 +18,7 @@ double f(double x, double y) {
     double complex z = x + I * y;
     double complex w = z * (z + 2.0) / (z - 3.0 * I);
     w = cexp(w * 0.1) + csqrt(w) + clog(w + 1.0);
-    return creal(w) + 2 * cimag(w) + cabs(w);
+    return creal(w) + 2 * cimag(w) + cabs(w) + carg(w) * 0.5;
 }
 
 float g(float x) {

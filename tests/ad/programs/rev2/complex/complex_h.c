@@ -1,6 +1,6 @@
 // C99 complex arithmetic and libm complex functions: clang multiplies/divides
 // inline with a fallback call to __muldc3/__divdc3 (and __mulsc3/__divsc3 for
-// float complex, returned as <2 x float>), and calls cexp, clog, csqrt, cabs.
+// float complex, returned as <2 x float>), and calls cexp, clog, csqrt, cabs, carg.
 // The runtime calls are also made directly, so their reverse rules run.
 // Reference: central differences of the same function in double, h = 1e-6.
 // tol: rel=1e-6 abs=1e-9
@@ -16,7 +16,7 @@ double f(double x, double y) {
     double complex z = x + I * y;
     double complex w = z * (z + 2.0) / (z - 3.0 * I);
     w = cexp(w * 0.1) + csqrt(w) + clog(w + 1.0);
-    return creal(w) + 2 * cimag(w) + cabs(w);
+    return creal(w) + 2 * cimag(w) + cabs(w) + carg(w) * 0.5;
 }
 
 float g(float x) {
