@@ -83,9 +83,12 @@ def _copies_untyped(types: TypeAnalysis, fn: Function, depth: int) -> bool:
     if copies and not _typed(types.analyze(fn), copies):
         # Confirmed on its own: a summary answers with other sites' facts (a conflict,
         # or types where the derivative's own analysis will find none; then it keeps
-        # the one derivative, as without this module).
+        # the one derivative, as without this module). Where what all its direct
+        # call sites agree on types them, that one derivative serves them all.
         if not _typed(types.precise(fn), copies):
-            return True
+            by_callers = types.call_site_results(fn)
+            if by_callers is None or not _typed(by_callers, copies):
+                return True
     return any(needs_site_types(types, callee, depth + 1) for callee in callees)
 
 
