@@ -44,7 +44,7 @@ from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.indexed_types import indexed_segments
 from enzc.ad.typeanalysis.offsets import TypeSeeds, alloca_offset, declared_field
 from enzc.ad.typeanalysis.results import Segment, TypeResults
-from enzc.ad.typeanalysis.tbaa import INTEGER_TYPE_NAMES, TBAAReader
+from enzc.ad.typeanalysis.tbaa import INTEGER_TYPE_NAMES, TBAAReader, is_pointer_name
 from enzc.ad.typeanalysis.typetree import INTEGER, BaseType, Kind, float_type
 
 Moved = Type | tuple[Piece, ...] | str | None
@@ -297,6 +297,8 @@ def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout:
     if isinstance(_declared(inst, layout), IntType):
         return None
     value = inst if isinstance(inst, Load) else inst.value  # type: ignore[attr-defined]
+    if _tagged_pointer(tbaa, inst, layout):
+        return PTR
     if _copies_mixed_word(types, inst):
         return _MIXED
     if _tagged_integer(tbaa, inst):
@@ -360,6 +362,17 @@ def _tagged_integer(tbaa: TBAAReader, inst: Instruction) -> bool:
     with the nodes' keys and links)."""
     tag = inst.metadata.get("tbaa")
     return tag is not None and tbaa.access_type_name(tag) in INTEGER_TYPE_NAMES
+
+
+def _tagged_pointer(tbaa: TBAAReader, inst: Instruction, layout: DataLayout) -> bool:
+    """The access's own `!tbaa` tag names a pointer type (`p2 double`: a lambda's
+    reference capture copied as `i64` by `std::function`'s manager) and it moves
+    one pointer's bytes: a pointer, whatever type analysis joined into where it
+    goes (a pointer to the source stored there on another path)."""
+    tag = inst.metadata.get("tbaa")
+    moved = inst.type if isinstance(inst, Load) else inst.value.type  # type: ignore[attr-defined]
+    return tag is not None and layout.size_of(moved) == layout.size_of(PTR) \
+        and is_pointer_name(tbaa.access_type_name(tag))
 
 
 def _wide_int(t: Type) -> bool:

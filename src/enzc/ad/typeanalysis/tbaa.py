@@ -412,6 +412,12 @@ def scalar_tree(name: str, size: int | None = None) -> TypeTree | None:
     return None
 
 
+def is_pointer_name(name: str | None) -> bool:
+    """Whether TBAA's `name` is a pointer type (`any pointer`, `p1 double`, `any p2 pointer`)."""
+    return name is not None and (name in _POINTER_NAMES or bool(_ANY_PN_RE.fullmatch(name))
+                                 or bool(_POINTER_RE.fullmatch(name)))
+
+
 def _member_kind(name: str | None) -> tuple[str, int | None]:
     """(kind, size) of a member named `name`, as `declared_records` compares them."""
     if name == "omnipotent char":
