@@ -36,6 +36,7 @@ PY: dict[str, object] = {
     "scalbn": math.ldexp, "scalbln": math.ldexp, "fdim": lambda x, y: max(x - y, 0.0),
     "frexp": lambda x, _exponent: math.frexp(x)[0],
     "remquo": lambda x, y, _quotient: math.remainder(x, y), **BESSEL,
+    "lgamma": math.lgamma, "lgamma_r": lambda x, _sign: math.lgamma(x), "tgamma": math.gamma,
 }
 """Reference implementations of every table entry."""
 
@@ -49,8 +50,15 @@ POINTS: dict[str, tuple] = {
     "round": (1.3,), "roundeven": (1.3,), "rint": (1.3,), "nearbyint": (1.3,),
     "acosh": (1.7,), "ldexp": (0.6, 3), "scalbn": (0.6, -2), "scalbln": (0.6, 5), "fdim": (0.9, 0.4),
     "frexp": (-5.3, 0), "remquo": (7.3, 2.1, 0), "j1": (1.7,), "y0": (1.7,), "y1": (2.2,),
-    "jn": (3, 1.4), "yn": (2, 2.3),
+    "jn": (3, 1.4), "yn": (2, 2.3), "lgamma": (2.3,), "lgamma_r": (-1.4, 0), "tgamma": (-0.6,),
 }
+
+
+def _digamma(x: float) -> float:
+    """lgamma's slope by a central difference: the table's formulas are checked here;
+    the module's digamma itself against libm's lgamma in rev2/libm/gamma_functions.c."""
+    h = 1e-6
+    return (math.lgamma(x + h) - math.lgamma(x - h)) / (2 * h)
 
 
 def evaluate(tree: object, args: tuple, result: float) -> float:
@@ -74,7 +82,8 @@ def evaluate(tree: object, args: tuple, result: float) -> float:
             vals = [evaluate(a, args, result) for a in fargs]
             return {"sin": math.sin, "cos": math.cos, "exp": math.exp, "log": math.log, "sqrt": math.sqrt,
                     "pow": math.pow, "powi": math.pow, "copysign": math.copysign, "sinh": math.sinh,
-                    "cosh": math.cosh, "trunc": math.trunc, "roundeven": round, **BESSEL}[name](*vals)
+                    "cosh": math.cosh, "trunc": math.trunc, "roundeven": round, "digamma": _digamma,
+                    **BESSEL}[name](*vals)
     raise AssertionError(tree)
 
 

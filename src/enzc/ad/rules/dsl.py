@@ -21,6 +21,8 @@ from enzc.ir.module import Module
 from enzc.ir.types import FloatType, FunctionType, I32, IntType, Type, VectorType
 from enzc.ir.values import ConstantFP, ConstantInt, ConstantSplat, Value, const_fp
 
+from enzc.ad.rules.digamma import digamma_function
+
 PARAMS = ("x", "y", "z")
 """Names of the call's arguments in rule expressions, in order."""
 
@@ -34,7 +36,8 @@ FUNCTIONS: dict[str, str] = {
 LIBM_FUNCTIONS = frozenset({"j0", "j1", "jn", "y0", "y1", "yn"})
 """Functions usable in rule expressions that are libm calls (no intrinsic): the
 Bessel functions, `NAME`, `NAMEf` or `NAMEl` by the type; `jn`/`yn` take the order
-(an `int`) first."""
+(an `int`) first. And `digamma`, which libm lacks: an internal function of the
+module (`digamma.py`)."""
 
 _LIBM_SUFFIX = {"double": "", "float": "f", "x86_fp80": "l"}
 
@@ -126,7 +129,7 @@ def parse(text: str) -> object:
                     take(",")
                     args.append(expr(0))
                 take(")")
-                if val not in FUNCTIONS and val not in LIBM_FUNCTIONS:
+                if val not in FUNCTIONS and val not in LIBM_FUNCTIONS and val != "digamma":
                     raise RuleError(f"unknown function {val!r} in rule {text!r}")
                 return Fn(val, tuple(args))
             if val not in PARAMS and val != "r":
@@ -238,6 +241,9 @@ def emit(tree: object, b: IRBuilder, module: Module, ftype: Type, env: EmitEnv) 
             case Fn(name=name, args=args) if all(isinstance(a, Var) and a.name in PARAMS for a in args) and (
                     reused := env.forward_call(name, tuple(a.name for a in args))) is not None:
                 return reused
+            case Fn(name="digamma", args=(arg,)):
+                psi = digamma_function(module, ftype, type_suffix(ftype), typed_constant)
+                return b.call(psi, [to_float(go(arg))], "rf")
             case Fn(name=name, args=args) if name in LIBM_FUNCTIONS:
                 order = name in ("jn", "yn")
                 vals = [go(a, want_int=order and k == 0) for k, a in enumerate(args)]

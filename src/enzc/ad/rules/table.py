@@ -72,6 +72,11 @@ TABLE: dict[str, Rule] = {
     "hypot": D("x / r", "y / r"),
     "fmod": D("1", "-trunc(x / y)"),
     # remainder rounds the quotient to nearest, ties to even
+    # the gamma function: d lgamma = digamma, d tgamma = tgamma * digamma (libm has no
+    # digamma: an internal function, rules/digamma.py); lgamma_r's sign pointer has none
+    "lgamma": D("digamma(x)"),
+    "lgamma_r": D("digamma(x)", None),
+    "tgamma": D("r * digamma(x)"),
     # Bessel functions of the first and second kind (glibc's j0, y1, jn, ...)
     "j0": D("-j1(x)"),
     "j1": D("x == 0 ? 0.5 : j0(x) - r / x"),

@@ -1,8 +1,8 @@
 // Diagnostic: an active indirect call through a table that also holds a library
 // function without a body in the program's bitcode and without a derivative rule
-// (the gamma function tgamma; `sin` would be called through a wrapper with its rule): a
+// (logb, the binary exponent as a double; `sin` would be called through a wrapper with its rule): a
 // compile-time error naming it, rather than a derivative that would be missing
-// whenever the pointer is `tgamma`. -DFORWARD: the same in forward mode.
+// whenever the pointer is `logb`. -DFORWARD: the same in forward mode.
 #include <math.h>
 #include <stdio.h>
 
@@ -12,7 +12,7 @@ double __enzyme_fwddiff(void *, ...);
 
 typedef double (*unary)(double);
 static double sq(double x) { return x * x; }
-static unary const ops[2] = {sq, tgamma};
+static unary const ops[2] = {sq, logb};
 
 double apply(const double *x, int c) {
     return ops[c](x[0]); /* DIAG-LINE */
