@@ -34,7 +34,7 @@ from enzc.ad.analysis.calls import CallKind, RuleLookup, classify, writes_memory
 from enzc.ad.analysis.inactive_memory import InactiveMemory
 from enzc.ad.analysis.indirect_targets import candidates
 from enzc.ad.analysis.globals_shadow import shadow_of_global, shadowed_constants
-from enzc.ad.analysis.memory_facts import underlying_objects
+from enzc.ad.analysis.memory_facts import is_threadlocal_address, underlying_objects
 from enzc.ad.analysis.mpi import buffers, float_transfer
 from enzc.ad.typeanalysis.blas_abi import blas_callee
 
@@ -300,6 +300,8 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                         changed |= _shadow_roots(act, inst.ptr)
                     if inst.ptr in shadowed and carries_pointer(inst.value.type):
                         changed |= _shadow_roots(act, inst.value)  # its shadow goes into shadow memory
+                case CallBase() if is_threadlocal_address(inst):
+                    new_shadow = inst.args[0] in shadowed  # this thread's copy of a shadowed global
                 case CallBase():
                     kind = classify(inst, act.has_rule)
                     if kind is CallKind.MEMCPY and len(inst.args) >= 2 and inst.args[1] in shadowed:

@@ -50,8 +50,11 @@ INACTIVE_PREFIXES = (
     "llvm.stackrestore", "llvm.trap", "llvm.debugtrap", "llvm.ubsantrap", "llvm.objectsize",
     "llvm.expect", "llvm.is.constant", "llvm.annotation", "llvm.var.annotation",
     "llvm.pseudoprobe", "llvm.launder.invariant.group", "llvm.strip.invariant.group",
+    "llvm.threadlocal.address",
 )
-"""Intrinsics without any numeric effect on the program's floats."""
+"""Intrinsics without any numeric effect on the program's floats
+(`llvm.threadlocal.address` computes an address: its shadow is the same call on
+the shadow global, `synth.gradient_utils`)."""
 
 INACTIVE_CXX_PREFIXES = (
     "_ZNSo", "_ZNSt13basic_ostreamIwSt11char_traitsIwEE", "_ZSt16__ostream_insert", "_ZStlsI",

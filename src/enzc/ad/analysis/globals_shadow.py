@@ -147,10 +147,10 @@ def zero_sink(module: Module, g: GlobalVariable) -> GlobalVariable:
 
 
 def add_enzc_shadow(module: Module, name: str, g: GlobalVariable) -> GlobalVariable:
-    """A zero-initialised internal global shaped like `g`, marked as enzc's (cleared
-    before each derivative call)."""
+    """A zero-initialised internal global shaped like `g` (thread-local if `g` is),
+    marked as enzc's (cleared before each derivative call)."""
     shadow = module.add_global(name, g.value_type, zeroinitializer(g.value_type))
-    shadow.linkage.words = ["internal"]
+    shadow.linkage.words = ["internal", *(w for w in g.linkage.words if w.startswith("thread_local"))]
     shadow.suffix = [item for item in g.suffix if item.startswith("align")]  # shadow accesses copy the primal's
     shadow.metadata[AUTO_SHADOW_KIND] = MDRef(module.add_metadata(MDTuple([])))
     return shadow

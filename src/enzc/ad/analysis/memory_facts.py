@@ -75,11 +75,14 @@ UNKNOWN: Value = _Unknown()
 
 
 def underlying_object(ptr: Value) -> Value:
-    """Strip GEPs and pointer casts to the allocation a pointer is derived from."""
+    """Strip GEPs and pointer casts to the allocation a pointer is derived from (a
+    thread-local global for `llvm.threadlocal.address` of it: this thread's copy)."""
     for _ in range(64):
         match ptr:
             case GetElementPtr():
                 ptr = ptr.ptr
+            case CallBase() if is_threadlocal_address(ptr):
+                ptr = ptr.args[0]
             case Cast() if ptr.opcode in ("bitcast", "addrspacecast"):
                 ptr = ptr.operand(0)
             case ConstantExpr() if ptr.opcode in ("getelementptr", "bitcast", "addrspacecast"):
@@ -90,6 +93,12 @@ def underlying_object(ptr: Value) -> Value:
             case _:
                 return ptr
     return ptr
+
+
+def is_threadlocal_address(v: Value) -> bool:
+    """`llvm.threadlocal.address(@g)`: the address of this thread's `@g`."""
+    fn = v.called_function if isinstance(v, CallBase) else None
+    return fn is not None and (fn.name or "").startswith("llvm.threadlocal.address") and len(v.args) == 1
 
 
 def underlying_objects(ptr: Value) -> list[Value]:

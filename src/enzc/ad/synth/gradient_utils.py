@@ -40,7 +40,7 @@ from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, 
 from enzc.ad.analysis.allocations import allocator_of
 from enzc.ad.analysis.globals_shadow import base_global, has_zero_shadow, shadow_constant, zero_sink
 from enzc.ad.analysis.loop_variance import LoopVariance
-from enzc.ad.analysis.memory_facts import MemoryFacts, into_zero_globals
+from enzc.ad.analysis.memory_facts import MemoryFacts, into_zero_globals, is_threadlocal_address
 from enzc.ad.analysis.tripcount import TripCount, trip_count
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.memory.heap import shadow_allocation
@@ -416,6 +416,10 @@ class GradientUtils:
                 sval = self.shadow(val) if carries_pointer(val.type) else self.new_value(val)
                 b.position_after(nv)
                 sh = b.insert_value(sagg, sval, list(v.indices), name)
+            case CallBase() if is_threadlocal_address(v):
+                base = self.shadow(v.args[0], v)  # the shadow global, itself thread-local
+                b.position_after(nv)
+                sh = b.call(v.called_function, [base], name)  # type: ignore[arg-type]
             case CallBase() if allocator_of(v) is not None or is_mirrored_call(v):
                 sh = (shadow_allocation if allocator_of(v) is not None else mirrored_shadow)(self, v, nv, name)
             case _:
