@@ -381,7 +381,7 @@ def _shadow_roots(act: Activity, ptr: Value) -> bool:
     """Give shadows to the allocas and heap blocks `ptr` may point into (and to
     memory holding pointers it was loaded from), and to the calls of allocation
     wrappers it comes from; True if any was new."""
-    shadowed = act.shadowed
+    shadowed, quiet = act.shadowed, act.inactive_memory
     fresh = [r for r in local_roots(ptr) if r not in shadowed]
     for c in pointer_sources(ptr):
         if not isinstance(c, CallBase) or c in shadowed or allocator_of(c) is not None \
@@ -393,7 +393,6 @@ def _shadow_roots(act: Activity, ptr: Value) -> bool:
         # what it returns may point into what its arguments reach (a container's
         # element, `map[key]` of a local map): their shadows hold the result's (not
         # local memory that provably holds no derivative: the key string)
-        quiet = act.inactive_memory
         fresh += [r for a in c.args if isinstance(a.type, PointerType)
                   and not (quiet is not None and quiet.no_derivative_behind(a))
                   for r in local_roots(a) if r not in shadowed and r not in fresh]
