@@ -35,6 +35,7 @@ def digamma_function(module: Module, ftype: Type, suffix: str, constant) -> Func
     if existing is not None:
         return existing
     fn = module.add_function(name, FunctionType(ftype, (ftype,)), unique=False)
+    fn.blocks = []  # a definition
     fn.linkage.words = ["internal"]
     b = IRBuilder()
     b.position_at_end(new_block(fn, "entry"))
