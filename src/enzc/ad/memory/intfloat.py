@@ -181,6 +181,11 @@ def _word_copy(inst: Instruction) -> bool:
     """A load whose value is only stored, or a store of a loaded value."""
     if isinstance(inst, Store):
         return isinstance(inst.value, Load)
+    return is_word_load(inst)
+
+
+def is_word_load(inst: Value) -> bool:
+    """A load whose value is only stored (the read of a word copy)."""
     return isinstance(inst, Load) and bool(inst.uses) and all(
         isinstance(u.user, Store) and u.index == 0 for u in inst.uses)
 

@@ -147,11 +147,8 @@ def _arg_groups(call: CallBase) -> list[list[int]]:
 
 
 def _operands(gu: GradientState, call: CallBase) -> list[Complex]:
-    out = []
-    for group in _arg_groups(call):
-        vals = [gu.lookup(gu.new_value(call.args[i])) for i in group]
-        out.append(_parts(gu.b, vals[0]) if len(vals) == 1 else (vals[0], vals[1]))
-    return out
+    """The forward values of `call`'s complex operands, looked up in the reverse pass."""
+    return complex_parts(gu.b, call, lambda a: gu.lookup(gu.new_value(a)))  # type: ignore[return-value]
 
 
 def _parts(b: IRBuilder, v: Value) -> Complex:

@@ -25,6 +25,7 @@ from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.calls import is_memory_copy
 from enzc.ad.analysis.memory_facts import underlying_object
+from enzc.ad.memory.intfloat import is_word_load
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.errors import TypeAnalysisError
 from enzc.ad.typeanalysis.results import TypeResults
@@ -168,5 +169,4 @@ def _untyped_params(fn: Function) -> set[Value]:
 
 def _word_load(inst: Value) -> bool:
     """A load of an integer word whose value is only stored (a word copy's read)."""
-    return isinstance(inst, Load) and isinstance(inst.type, IntType) and bool(inst.uses) \
-        and all(isinstance(u.user, Store) and u.index == 0 for u in inst.uses)
+    return isinstance(inst.type, IntType) and is_word_load(inst)

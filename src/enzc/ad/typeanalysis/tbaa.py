@@ -435,7 +435,7 @@ def _scalar_size(name: str) -> int | None:
     """Bytes of the scalar TBAA names `name` (None: not a scalar of known size)."""
     if name in _SCALAR_SIZES:
         return _SCALAR_SIZES[name]
-    return _POINTER_SIZE if _POINTER_RE.fullmatch(name) or _ANY_PN_RE.fullmatch(name) else None
+    return _POINTER_SIZE if is_pointer_name(name) else None
 
 
 def _clang_listing_bases(producer: str) -> bool:
