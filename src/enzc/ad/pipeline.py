@@ -41,9 +41,10 @@ def lower_module(module: Module, *, print_activity: bool = False, print_gradient
     err = err or sys.stderr
     existing = set(module.functions)
     apply_registrations(module)
-    for name in _differentiated_names(module):  # before anything reads their bodies
+    differentiated = _differentiated_names(module)
+    for name in differentiated:  # before anything reads their bodies
         join_byte_split_copies(module, module.functions[name])
-    count = lower_dense_views(module, before_ad=True, differentiated=lambda: _differentiated_names(module))
+    count = lower_dense_views(module, before_ad=True, differentiated=lambda: differentiated)
     derivatives = DerivativeCache(module, for_module(module), tape_stats=tape_stats)
     lowering = CallSiteLowering(module, derivatives)
     lowering.runtime_activity = runtime_activity
