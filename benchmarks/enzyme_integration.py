@@ -34,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from benchmarks.adbench.tools import clang_major_version, enzyme_plugin_flags
@@ -205,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--enzyme-plugin", help="ClangEnzyme-NN.so: also build each test with real Enzyme")
     ap.add_argument("--enzyme-clang", default="clang-19", help="the clang the plugin was built for")
     ap.add_argument("--markdown", type=Path, help="also write the table as Markdown to this file")
+    ap.add_argument("--extra-flags", default="",
+                    help="flags added to every build by both compilers (e.g. '-march=native')")
     args = ap.parse_args(argv)
 
     tests = tests_in(args.enzyme_src, args.folders.split(","))
@@ -221,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         how = recipe(source, args.opt)
         if how is None:
             return name, None, Outcome("skip", f"no RUN line at -{args.opt}")
+        how = replace(how, flags=(*how.flags, *shlex.split(args.extra_flags)))
         with tempfile.TemporaryDirectory(prefix="enzc-integration-") as tmp:
             work = Path(tmp)
             enzcc = [str(VENV_BIN / ("enzc++" if how.cxx else "enzcc"))]

@@ -21,6 +21,7 @@ The program's leading comment block declares how to build and check it:
     // objects: impl.c             built by plain clang-22 -c (no bitcode: opaque to AD)
     // flags: -fno-exceptions      extra compiler flags
     // build: make                 built by `make CC=enzcc` in a copy of its directory
+    // cpu: avx2 fma               x86 features it needs (/proc/cpuinfo names): skipped without
 
 (`;` instead of `//` in .ll programs.) Tolerances, and why they differ:
 - analytic references in double: rel=1e-12. AD and the hand-written derivative compute
@@ -40,6 +41,7 @@ A check fails if the build fails, the program exits non-zero or times out, print
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -93,6 +95,8 @@ class Program:
     objects: tuple[Path, ...] = ()
     flags: tuple[str, ...] = ()
     make: bool = False
+    cpu: tuple[str, ...] = ()
+    """Processor features (as /proc/cpuinfo lists them) its flags (`-mavx2`) need to run."""
 
     @property
     def is_cxx(self) -> bool:
@@ -157,6 +161,7 @@ def load_program(path: Path, root: Path) -> Program | None:
         objects=tuple(here / s for s in d.get("objects", "").split()),
         flags=tuple(d.get("flags", "").split()),
         make=d.get("build") == "make",
+        cpu=tuple(d.get("cpu", "").split()),
     )
 
 
@@ -264,6 +269,17 @@ def run_and_check(prog: Program, config: str, outdir: Path) -> list[GradLine]:
     return check_output(r.stdout, prog.tol, prog.grads)
 
 
+@functools.cache
+def cpu_features() -> frozenset[str]:
+    """The `flags` of /proc/cpuinfo (empty where there is none)."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return frozenset()
+    found = re.search(r"^flags\s*:(.*)$", text, re.MULTILINE)
+    return frozenset(found.group(1).split()) if found else frozenset()
+
+
 def params(programs: list[Program], configs: list[str],
            xfail: dict[str, str]) -> list[pytest.ParameterSet]:
     """pytest params with ids `name[config]`.
@@ -277,5 +293,7 @@ def params(programs: list[Program], configs: list[str],
             ident = f"{prog.name}[{config}]"
             reason = xfail.get(ident) or xfail.get(prog.name)
             marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            if missing := [f for f in prog.cpu if f not in cpu_features()]:
+                marks.append(pytest.mark.skip(reason=f"this processor lacks {' '.join(missing)}"))
             out.append(pytest.param(prog, config, id=ident, marks=marks))
     return out

@@ -20,8 +20,9 @@ _ENGINES: list[Any] = []
 """Engines stay alive while their function pointers may be called."""
 
 
-def compile_ir(text: str):
-    """An MCJIT engine holding the (verified) module `text`.
+def compile_ir(text: str, host_cpu: bool = False):
+    """An MCJIT engine holding the (verified) module `text`; with `host_cpu`, code
+    for this processor's features (a module calling `llvm.x86.avx.*`).
 
     MCJIT cannot link thread-local variables (the process crashes at their first
     access), so the tape stack's `thread_local` global (`synth/tape_stack.py`)
@@ -33,7 +34,10 @@ def compile_ir(text: str):
                         "@__enzc_tape_stack = linkonce_odr global")
     module = llvm.parse_assembly(text)
     module.verify()
-    machine = llvm.Target.from_default_triple().create_target_machine()
+    target = llvm.Target.from_default_triple()
+    machine = (target.create_target_machine(cpu=llvm.get_host_cpu_name(),
+                                            features=llvm.get_host_cpu_features().flatten())
+               if host_cpu else target.create_target_machine())
     engine = llvm.create_mcjit_compiler(module, machine)
     engine.finalize_object()
     _ENGINES.append(engine)

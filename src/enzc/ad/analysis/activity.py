@@ -33,6 +33,7 @@ from enzc.ad.analysis.allocations import allocator_of, allocator_of_function, lo
 from enzc.ad.analysis.calls import CallKind, RuleLookup, classify, writes_memory
 from enzc.ad.analysis.inactive_memory import InactiveMemory
 from enzc.ad.analysis.indirect_targets import candidates
+from enzc.ad.analysis.integer_addresses import integer_address
 from enzc.ad.analysis.globals_shadow import shadow_of_global, shadowed_constants
 from enzc.ad.analysis.memory_facts import is_threadlocal_address, underlying_objects
 from enzc.ad.analysis.mpi import buffers, float_transfer
@@ -337,6 +338,8 @@ def _forward(act: Activity, insts: list[Instruction]) -> None:
                         new_shadow = inst.true_value in shadowed or inst.false_value in shadowed
                     elif isinstance(inst, Phi):
                         new_shadow = any(v in shadowed for v, _ in inst.incoming)
+                    elif (address := integer_address(inst)) is not None:
+                        new_shadow = address.shadowed in shadowed
                     else:
                         new_shadow = ops[0] in shadowed
                     if new_shadow and isinstance(inst, (Phi, Select)):

@@ -20,6 +20,7 @@ from enzc.ir.module import Function
 from enzc.ir.types import PointerType
 from enzc.ir.values import Argument, GlobalValue, Value
 
+from enzc.ad.analysis.integer_addresses import integer_address
 from enzc.ad.typeanalysis.strings import M_CREATE
 
 ARENA_ALLOC = "__enzc_arena_alloc"
@@ -161,13 +162,16 @@ def pointer_sources(ptr: Value) -> list[Value]:
 
 
 def _passes_pointer_from(v: Value) -> list[Value] | None:
-    """The values `v` passes its pointer on from (address arithmetic, pointer casts,
-    freeze, phis, selects); None when `v` makes or loads its pointer itself."""
+    """The values `v` passes its pointer on from (address arithmetic, on pointers or
+    on their bits, pointer casts, freeze, phis, selects); None when `v` makes or
+    loads its pointer itself."""
     match v:
         case GetElementPtr():
             return [v.ptr]
         case Cast() if isinstance(v.operand(0).type.scalar, PointerType):
             return [v.operand(0)]
+        case Cast() if (address := integer_address(v)) is not None:
+            return [address.origin]
         case Freeze():
             return [v.operand(0)]
         case Phi():

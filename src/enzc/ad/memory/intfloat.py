@@ -29,7 +29,7 @@ from __future__ import annotations
 from enzc.ir.builder import IRBuilder
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.instructions import BinaryOp, CallBase, Cast, Freeze, GetElementPtr, InsertElement, InsertValue, Instruction
-from enzc.ir.instructions import Load, Phi
+from enzc.ir.instructions import ExtractElement, Load, Phi, ShuffleVector
 from enzc.ir.instructions import Ret, Select, Store
 from enzc.ir.module import Function, Module
 from enzc.ir.types import PTR, FloatType, IntType, PointerType, Type, VectorType
@@ -519,8 +519,10 @@ def _may_carry_active_bits(v: Value, activity: Activity, arithmetic: bool = Fals
                 work.extend(val for val, _ in x.incoming)
             case Select():
                 work.extend((x.true_value, x.false_value))
-            case Freeze():
-                work.append(x.operand(0))
+            case Freeze() | ExtractElement():
+                work.append(x.operand(0))  # a lane of a vector's bits (a pointer in a merged slot)
+            case InsertElement() | ShuffleVector():
+                work.extend(x.operands[:2])
             case Cast(opcode="zext" | "sext" | "trunc"):
                 work.append(x.operand(0))
             case BinaryOp(opcode="or" | "and" | "xor" | "shl" | "lshr" | "ashr"):

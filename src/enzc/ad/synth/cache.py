@@ -56,7 +56,7 @@ from enzc.ad.synth.cache_runtime import ARENA, HEADER, arena_alloc, arena_free, 
 from enzc.ad.synth.cache_report import CacheAllocation, describe
 from enzc.ad.synth.alias_scopes import DerivativeScopes
 from enzc.ad.synth.gradient_utils import GradientUtils
-from enzc.ad.synth.tape_stack import tape_alloc, tape_free
+from enzc.ad.synth.tape_stack import BLOCK_ALIGN, tape_alloc, tape_free
 from enzc.ad.synth.tape_stats import TapeCounter
 
 Count = TripCount | LargestCount
@@ -65,7 +65,6 @@ Count = TripCount | LargestCount
 INITIAL_CAPACITY = 16
 STACK_BUDGET = 4096
 """Bytes of constant-size cache blocks a derivative may keep on its stack."""
-BLOCK_ALIGN = 16
 
 
 @dataclass(eq=False)
@@ -333,7 +332,7 @@ class CacheManager:
         ivs = [gu.loop_state(L).iv for L in cache.loops]
         index = _linear(b, ivs, cache.strides)
         slot = b.gep(value.type, data, [index], "cache.slot")
-        cache.store = b.store(value, slot)  # type: ignore[assignment]
+        cache.store = b.store(value, slot, align=_entry_align(gu, value))  # type: ignore[assignment]
         self.scope.tag_slot(cache.store)  # type: ignore[arg-type]
 
     def note_stored_once(self, cache: Cache, outer: str) -> None:
@@ -353,7 +352,7 @@ class CacheManager:
         ivs = [gu.reverse_counter(L) for L in cache.loops]
         index = _linear(b, ivs, strides)
         slot = b.gep(value.type, data, [index], "cache.slot")
-        cached = b.load(value.type, slot, gu.label(value) + ".cached")
+        cached = b.load(value.type, slot, gu.label(value) + ".cached", align=_entry_align(gu, value))
         self.scope.tag_slot(cached)  # type: ignore[arg-type]
         return cached
 
@@ -495,6 +494,12 @@ def _add(b: IRBuilder, x: Value, y: Value, name: str) -> Value:
     if isinstance(x, ConstantInt) and isinstance(y, ConstantInt):
         return ConstantInt(I64, x.value + y.value)
     return b.add(x, y, name)
+
+
+def _entry_align(gu: GradientUtils, value: Value) -> int:
+    """The alignment a cache entry of `value` can count on: its type's, up to the
+    blocks' 16 bytes (an AVX-512 vector asks for 64)."""
+    return min(gu.layout.abi_align(value.type), BLOCK_ALIGN)
 
 
 def _align_up(b: IRBuilder, x: Value, align: int) -> Value:

@@ -23,10 +23,12 @@ from enzc.ad.memory.posix_memalign import lower_posix_memalign
 from enzc.ad.rules.table import has_rule
 from enzc.ad.synth.dynamic_stack import lower_dynamic_allocas
 from enzc.ad.synth.gradient_utils import GradientUtils
+from enzc.ad.synth.known_asm import lower_known_asm
 from enzc.ad.synth.pair_results import lower_pair_results
 from enzc.ad.synth.parallel_prepare import prepare_parallel
 from enzc.ad.synth.preprocess import prepare
 from enzc.ad.synth.site_types import SiteContext
+from enzc.ad.synth.x86_intrinsics import lower_x86_intrinsics
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 
 
@@ -53,6 +55,8 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
         _reject_unsupported_openmp(module, original)
         lower_posix_memalign(original, module)
         lower_pair_results(module, original)
+        lower_known_asm(module, original)
+        lower_x86_intrinsics(original)
         stack_arena = lower_dynamic_allocas(original, module, layout) if reverse else None
     except IrreducibleError as e:
         raise ad_error(module, None, fn.name or "?", f"{e}: the reverse pass needs structured loops",

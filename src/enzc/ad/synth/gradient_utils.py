@@ -38,6 +38,7 @@ from enzc.ir.values import Argument, Constant, ConstantInt, GlobalValue, Value
 
 from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, float_leaves, slot_numbers
 from enzc.ad.analysis.allocations import allocator_of
+from enzc.ad.analysis.integer_addresses import IntegerAddress, integer_address
 from enzc.ad.analysis.globals_shadow import base_global, has_zero_shadow, shadow_constant, zero_sink
 from enzc.ad.analysis.loop_variance import LoopVariance
 from enzc.ad.analysis.memory_facts import MemoryFacts, into_zero_globals, is_threadlocal_address
@@ -397,6 +398,8 @@ class GradientUtils:
                 base = self.shadow(v.operand(0))
                 b.position_after(nv)
                 sh = b.cast(v.opcode, base, v.type, name)
+            case Cast() if (address := integer_address(v)) is not None:
+                sh = self._integer_address_shadow(v, nv, address, name)
             case Select():
                 t, f = self.shadow(v.true_value, v), self.shadow(v.false_value, v)
                 b.position_after(nv)
@@ -427,6 +430,30 @@ class GradientUtils:
                                  "pass such pointers as function arguments with enzyme_dup")
         self.shadows[v] = sh
         return sh
+
+    def _integer_address_shadow(self, v: Instruction, nv: Instruction, address: IntegerAddress,
+                                name: str) -> Value:
+        """The same steps on the shadow (`integer_addresses`): the shadow pointer's
+        bits, or the same bits of the shadow memory."""
+        base = self.shadow(address.shadowed, v)
+        b = IRBuilder()
+        b.position_after(nv)
+        root, *rest = address.steps
+        if isinstance(root, Load):
+            bits: Value = b.load(root.type, base, name, align=root.align)
+        else:
+            bits = b.ptrtoint(base, root.type, name)
+        previous: Instruction = root
+        for step in rest:
+            operands = [bits if o is previous else self.new_value(o) for o in step.operands]
+            if isinstance(step, BinaryOp):
+                bits = b.binop(step.opcode, *operands, name)  # no nuw/disjoint: the shadow's bits differ
+            elif isinstance(step, ExtractElement):
+                bits = b.extract_element(operands[0], operands[1], name)
+            else:
+                bits = b.cast(step.opcode, operands[0], step.type, name)
+            previous = step
+        return b.inttoptr(bits, v.type, name)
 
     def _shadow_alloca(self, v: Alloca, nv: Instruction, name: str) -> Value:
         """A zero-filled twin of `v`: static allocas in the entry, dynamic ones in place."""

@@ -11,8 +11,7 @@ leaving the user's function untouched.
 It also raises Enzyme's iteration counts: `__enzyme_iter(n, k)` in a copy being
 differentiated becomes `__enzyme_iter(n + k, k)`, so a loop bounded by it runs k more
 times at each derivative order (a series that loses a term per derivative keeps its
-accuracy); the calls left after the AD stage become `n` (`pipeline`). Inline
-assembly of a known meaning (Eigen's SSE min/max) becomes IR (`known_asm`).
+accuracy); the calls left after the AD stage become `n` (`pipeline`).
 """
 
 from __future__ import annotations
@@ -25,8 +24,6 @@ from enzc.ir.loops import Loop, LoopInfo, reject_irreducible
 from enzc.ir.module import BasicBlock, Function
 from enzc.ir.transforms import ValueMap, clone_function, redirect_edges, remove_unreachable_blocks, split_edge
 
-from enzc.ad.synth.known_asm import lower_known_asm
-
 
 def prepare(fn: Function) -> tuple[Function, ValueMap]:
     """A private copy of `fn` with preheaders, dedicated exits and LCSSA phis.
@@ -37,7 +34,6 @@ def prepare(fn: Function) -> tuple[Function, ValueMap]:
     copy, vmap = clone_function(fn, fn.name or "f")
     remove_unreachable_blocks(copy)
     raise_iteration_counts(copy)
-    lower_known_asm(copy)
     _dedicate_invoke_successors(copy)
     reject_irreducible(copy)
     for loop in list(LoopInfo(copy)):

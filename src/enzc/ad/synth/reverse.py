@@ -22,6 +22,7 @@ from enzc.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, Const
 from enzc.ad.analysis.activity import carries_float
 from enzc.ad.analysis.calls import CallKind, callee_name, classify, writes_memory
 from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global
+from enzc.ad.analysis.integer_addresses import integer_address
 from enzc.ad.analysis.memory_facts import into_zero_globals, underlying_object
 from enzc.ad.analysis.runtime_activity import checked_write, inactive_at_run_time, masked_length, masked_read
 from enzc.ad.analysis.uses import reaches
@@ -500,6 +501,18 @@ def _nothing(gu: GradientUtils, inst: Instruction) -> None:
     """Pointer arithmetic, allocas, returns: no adjoint (shadows and seeds are forward work)."""
 
 
+def _integer_address(gu: GradientUtils, inst: Instruction) -> None:
+    """A pointer made by arithmetic on another's bits (`integer_addresses`): no
+    adjoint, its shadow is forward work; any other `inttoptr` is an error."""
+    if integer_address(inst) is None:
+        _unsupported(gu, inst)
+
+
+def _unsupported(gu: GradientUtils, inst: Instruction) -> None:
+    raise gu.error(inst, f"cannot differentiate the instruction '{inst.opcode}' on active values",
+                   "restructure the code, or mark the function inactive (__enzyme_inactivefn)")
+
+
 HANDLERS: dict[str, Handler] = {
     "fadd": _fadd,
     "fsub": _fsub,
@@ -524,6 +537,7 @@ HANDLERS: dict[str, Handler] = {
     "call": _call,
     "invoke": _call,  # allocations (C++ `new` with cleanups); other active invokes are rejected there
     "getelementptr": _nothing,
+    "inttoptr": _integer_address,
     "alloca": _nothing,
     "ret": _nothing,
 }
@@ -531,9 +545,5 @@ HANDLERS: dict[str, Handler] = {
 
 def reverse_instruction(gu: GradientUtils, inst: Instruction) -> None:
     """Emit the adjoint code of active `inst` at the builder's position."""
-    handler = HANDLERS.get(inst.opcode)
-    if handler is None:
-        raise gu.error(inst, f"cannot differentiate the instruction '{inst.opcode}' on active values",
-                       "restructure the code, or mark the function inactive (__enzyme_inactivefn)")
-    handler(gu, inst)
+    HANDLERS.get(inst.opcode, _unsupported)(gu, inst)
 

@@ -48,7 +48,7 @@ from enzc.ad.analysis.uses import reaches
 from enzc.ad.synth.cache_report import CacheAllocation
 from enzc.ad.synth.combined import synthesize_reverse
 from enzc.ad.synth.signature import Derivatives, Signature, augmented_type, reverse_type
-from enzc.ad.synth.tape_stack import tape_alloc, tape_free
+from enzc.ad.synth.tape_stack import BLOCK_ALIGN, tape_alloc, tape_free
 
 
 @dataclass
@@ -159,9 +159,25 @@ class _Cut:
         self._build_augmented(tape_type, offsets, which, crossing, taped_allocas, dt)
         self._build_reverse(tape_type, offsets, which, crossing, taped_allocas, moved)
 
+    def _tape_align(self) -> int:
+        return max((align for _, align in self.fields), default=1)
+
+    def _fields_at(self, b: IRBuilder, tape: Value) -> Value:
+        """Where the tape's fields start: the block itself, or, when a field needs
+        more than the 16-byte alignment of `malloc` and `__enzc_tape_alloc` (an
+        AVX-512 vector, an `alignas(64)` local), the first address in it aligned for
+        that (the block is allocated that much larger; the augmented pass and the
+        reverse compute the same address from the block, which is what is freed)."""
+        align = self._tape_align()
+        if align <= BLOCK_ALIGN or isinstance(tape, Constant):
+            return tape
+        misalignment = b.and_(b.sub(ConstantInt(I64, 0), b.ptrtoint(tape, I64, "tape.addr"), "tape.neg"),
+                              ConstantInt(I64, align - 1), "tape.pad")
+        return b.gep(I8, tape, [misalignment], "tape.fields")
+
     def _layout(self) -> tuple[StructType, list[int]]:
         """A packed struct with explicit padding, so over-aligned allocas keep their
-        alignment (malloc returns 16-byte aligned blocks)."""
+        alignment (from `_fields_at`)."""
         elements: list[Type] = []
         offsets: list[int] = []
         at = 0
@@ -194,13 +210,14 @@ class _Cut:
             b.position_before(first)
         tape: Value
         if self.fields:
-            size = self.layout.alloc_size_of(tape_type)
+            size = self.layout.alloc_size_of(tape_type) + max(0, self._tape_align() - BLOCK_ALIGN)
             alloc = tape_alloc(self.module) if self.stacked else declare(self.module, "malloc")
             tape = b.call(alloc, [ConstantInt(I64, size)], "tape")
         else:
             tape = b.const_null(PTR)
+        fields = self._fields_at(b, tape)
         for alloca, k in taped.items():
-            addr = b.gep(tape_type, tape, [0, offsets[k]], (alloca.name or "local") + ".tape")
+            addr = b.gep(tape_type, fields, [0, offsets[k]], (alloca.name or "local") + ".tape")
             _replace_uses_in(alloca, addr, self.forward)
         ret_type = aug.function_type.ret
         for index, (block, value, shadows) in enumerate(self.returns):
@@ -212,9 +229,9 @@ class _Cut:
             b.position_before(term)
             for v, k in crossing.items():
                 if v.parent is not None and dt.block_dominates(v.parent, block):
-                    b.store(v, b.gep(tape_type, tape, [0, offsets[k]], "tape.slot"))
+                    b.store(v, b.gep(tape_type, fields, [0, offsets[k]], "tape.slot"))
             if which is not None:
-                b.store(ConstantInt(I32, index), b.gep(tape_type, tape, [0, offsets[which]], "tape.ret"))
+                b.store(ConstantInt(I32, index), b.gep(tape_type, fields, [0, offsets[which]], "tape.ret"))
             if ret_type == PTR:
                 b.ret(tape)
             else:
@@ -251,17 +268,18 @@ class _Cut:
             for st in inits:
                 st.remove_from_parent()
                 b.insert(st)
+        fields = self._fields_at(b, tape)
         for alloca, k in taped.items():
-            addr = b.gep(tape_type, tape, [0, offsets[k]], (alloca.name or "local") + ".tape")
+            addr = b.gep(tape_type, fields, [0, offsets[k]], (alloca.name or "local") + ".tape")
             _replace_uses_in(alloca, addr, rev_set)
             alloca.erase()
         for v, k in crossing.items():
-            loaded = b.load(v.type, b.gep(tape_type, tape, [0, offsets[k]], "tape.slot"), (v.name or "v") + ".tape")
+            loaded = b.load(v.type, b.gep(tape_type, fields, [0, offsets[k]], "tape.slot"), (v.name or "v") + ".tape")
             _replace_uses_in(v, loaded, rev_set)
         if which is None:
             b.br(self.seeds[0])
         else:
-            index = b.load(I32, b.gep(tape_type, tape, [0, offsets[which]], "tape.ret"), "ret.taken")
+            index = b.load(I32, b.gep(tape_type, fields, [0, offsets[which]], "tape.ret"), "ret.taken")
             b.switch(index, self.seeds[0], [(ConstantInt(I32, k), s) for k, s in enumerate(self.seeds) if k])
         if self.fields:
             free = tape_free(self.module) if self.stacked else declare(self.module, "free")

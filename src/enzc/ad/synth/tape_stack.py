@@ -51,6 +51,8 @@ HEADER = StructType((I64, I64))
 """`{i64 previous block (-2: from malloc), i64 freed}` before each block."""
 STACK_GLOBAL = "__enzc_tape_stack"
 FROM_HEAP = -2
+BLOCK_ALIGN = 16
+"""What every block of `__enzc_tape_alloc` (and of glibc's `malloc`) is aligned to."""
 SLACK = 65536
 """Bytes added to a regrown stack beyond what the last call needed."""
 
