@@ -30,6 +30,10 @@ XFAIL: dict[str, str] = {
                             "(std::allocator<char>'s destructor): a located error naming it",
     "cxx/map_int": "unoptimized std::map calls its node accessors (_S_right, _S_left) as functions whose "
                    "results point into the shadowed tree: 'cannot compute the shadow of call'",
+    "cxx/eigen_avx2_fma": "unoptimized, Eigen passes the Map's enzyme_const data through the call "
+                          "Map::cast_to_pointer_type, whose result sits beside active pointers in its "
+                          "expression objects: located error for mixed activity (with or without -mavx2)",
+    "cxx/eigen_avx512": "as cxx/eigen_avx2_fma (the same body)",
     "cxx/empty_member_copy": "unoptimized, the copy in copy_view(View*, View const*) has no access tag in "
                              "reach that shows the empty member: located error 'cannot deduce the type of "
                              "the memory copied by this memcpy (bytes 24 to 32)'",

@@ -81,6 +81,10 @@ CASES = {
     "cublas_triangular": Case(DIAG / "cublas_triangular.c", ("cublasDtrsm_v2", "cuBLAS", "trmm")),
     "blas_rule_callable_only": Case(DIAG / "blas_rule_callable_only.c", ("cblas_dsyr2", "trsm", "custom derivative")),
     "lascl_active_factor": Case(DIAG / "lascl_active_factor.c", ("lascl", "'cto'", "constant")),
+    "const_map_reloaded": Case(DIAG / "const_map_reloaded.cpp", ("without a shadow", "enzyme_dup"),
+                               ("-I/usr/include/eigen3",)),
+    "aligned_realloc_compare": Case(DIAG / "aligned_realloc_compare.c", ("aligned by integer arithmetic",
+                                                                          "compared", "aligned_alloc")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",
                                      ("last_input", "shadow"), ("-DNO_INACTIVE_MARK", "--enzc-no-auto-shadow")),

@@ -286,11 +286,27 @@ entry:
     assert run_gradient(body, [3.0, 5.0]) == pytest.approx([6.0, 0.0], rel=1e-15)
 
 
-def test_pointer_rebuilt_from_an_integer_is_an_error() -> None:
+def test_pointer_arithmetic_on_integers_follows_the_shadow() -> None:
+    """`(double *)((uintptr_t)x + 8)`: the shadow is the same arithmetic on the
+    shadow's bits (`analysis/integer_addresses.py`)."""
     body = """
 define double @f(ptr %x, i64 %n) {
   %i = ptrtoint ptr %x to i64
   %j = add i64 %i, 8
+  %p = inttoptr i64 %j to ptr
+  %v = load double, ptr %p
+  %w = fmul double %v, %v
+  ret double %w
+}
+"""
+    assert run_gradient(body, [3.0, 5.0]) == pytest.approx([0.0, 10.0], rel=1e-15)
+
+
+def test_pointer_rebuilt_from_bits_it_cannot_follow_is_an_error() -> None:
+    body = """
+define double @f(ptr %x, i64 %n) {
+  %i = ptrtoint ptr %x to i64
+  %j = xor i64 %i, 8
   %p = inttoptr i64 %j to ptr
   %v = load double, ptr %p
   %w = fmul double %v, %v

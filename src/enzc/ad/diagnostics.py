@@ -1,8 +1,9 @@
 """Compile-time errors of the AD engine: where, what, and what the user can do.
 
 Messages follow clang: `file:line:col: error: enzc: <what>` when the instruction has
-a `!dbg` location, then `note:` with the function and the instruction's text, then
-`hint:`. The driver prints the message of the raised `ADError` and exits with 1.
+a `!dbg` location, then `note:` with the function and the instruction's text, a
+`note: inlined at` for each call its code was inlined through (a library header's
+line, then the user's), then `hint:`. The driver prints the message of the raised `ADError` and exits with 1.
 
 Every layer of the engine reports through this module, so it depends on nothing of
 the engine (only on `enzc.ir`): it is the bottom of `enzc.ad`'s layers.
@@ -39,6 +40,17 @@ def location_of(module: Module | None, inst: Instruction | None) -> str | None:
         return None
     loc = source_location(module, inst)
     return str(loc) if loc is not None else None
+
+
+def inlined_from(module: Module | None, inst: Instruction | None) -> list[str]:
+    """`file:line:col` of each call `inst`'s code was inlined through, innermost first."""
+    if module is None or inst is None or (inst := _nearest_located(inst)) is None:
+        return []
+    try:
+        from enzc.ir import inlined_at
+    except ImportError:
+        return []
+    return [str(loc) for loc in inlined_at(module, inst)]
 
 
 def _nearest_located(inst: Instruction) -> Instruction | None:
@@ -94,6 +106,7 @@ def format_error(module: Module | None, inst: Instruction | None, function: str,
         lines.append(f"note: in function '{readable_name(function)}': {describe_instruction(inst)}")
     else:
         lines.append(f"note: in function '{readable_name(function)}'")
+    lines += [f"note: inlined at {at}" for at in inlined_from(module, inst)]
     if hint:
         lines.append(f"hint: {hint}")
     if loc is None and inst is not None:

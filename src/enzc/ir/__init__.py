@@ -5,7 +5,8 @@ Public API:
   `parse_file(path) -> Module` (text or bitcode, by content)
 - `print_module(module) -> str` (also `str(module)`), `print_function`, `print_instruction`
 - `IRParseError`: malformed input, with file/line/column.
-- `source_location(module, inst)`: `file:line:col` of an instruction from its debug info.
+- `source_location(module, inst)`: `file:line:col` of an instruction from its debug info;
+  `inlined_at(module, inst)`: the calls it was inlined through.
 """
 
 from enzc.ir.instructions import *  # noqa: F401,F403
@@ -21,7 +22,7 @@ from enzc.ir.loops import InductionVariable, Loop, LoopInfo, TripCount  # noqa: 
 from enzc.ir.transforms import clone_function, clone_instruction, clone_into, remove_unreachable_blocks, split_block, split_edge  # noqa: F401
 from enzc.ir.verifier import VerificationError, check_function, verify_function, verify_module  # noqa: F401
 from enzc.ir.bitcode import parse_bitcode, parse_file  # noqa: F401,E402
-from enzc.ir.debuginfo import function_location, source_location  # noqa: F401,E402
+from enzc.ir.debuginfo import function_location, inlined_at, source_location  # noqa: F401,E402
 from enzc.ir.errors import IRParseError  # noqa: F401,E402
 from enzc.ir.parser import parse_module  # noqa: F401,E402
 from enzc.ir.printer import print_block, print_function, print_instruction, print_module  # noqa: F401,E402

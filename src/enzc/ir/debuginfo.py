@@ -65,6 +65,21 @@ def source_location(module: Module, inst: Instruction) -> SourceLocation | None:
     return SourceLocation(filename, _int_field(loc, "line"), _int_field(loc, "column"))
 
 
+def inlined_at(module: Module, inst: Instruction) -> list[SourceLocation]:
+    """Where the code holding `inst` was inlined, innermost call first (a constructor
+    in a library header inlined into the user's function: the user's line)."""
+    out: list[SourceLocation] = []
+    loc = _node(module, inst.metadata.get("dbg"))
+    for _ in range(_MAX_SCOPE_DEPTH):
+        loc = _field_node(module, loc, "inlinedAt") if loc is not None else None
+        if loc is None or loc.kind != "DILocation":
+            break
+        filename = _file_of_scope(module, _field_node(module, loc, "scope"))
+        if filename is not None:
+            out.append(SourceLocation(filename, _int_field(loc, "line"), _int_field(loc, "column")))
+    return out
+
+
 def function_location(module: Module, fn: Function) -> SourceLocation | None:
     """Where `fn` is defined, from its `!dbg` DISubprogram (column 0: unknown)."""
     sp = _node(module, fn.metadata.get("dbg"))

@@ -120,3 +120,23 @@ def _has_pointer_bits(v: Value, depth: int = _LOOK_BACK) -> bool:
     if depth == 0 or not isinstance(v, (BinaryOp, Cast)):
         return False
     return any(_has_pointer_bits(o, depth - 1) for o in v.operands)
+
+
+def pointer_difference_steps(index: Value) -> frozenset[Instruction]:
+    """The integer steps of `index` made from pointers' bits, when among them is a
+    difference of two pointers (`(char *)p - (char *)base`, Eigen's
+    `handmade_aligned_realloc` keeping a block's offset from its aligned address):
+    applied to a shadow, that offset must be the shadows' (an aligned shadow block's
+    offset differs from the primal's). Empty when `index` holds no such difference."""
+    steps: set[Instruction] = set()
+    work = [index]
+    while work:
+        x = work.pop()
+        if x in steps or not isinstance(x, (BinaryOp, Cast)) or not _has_pointer_bits(x):
+            continue
+        steps.add(x)
+        if not (isinstance(x, Cast) and x.opcode == "ptrtoint"):
+            work.extend(x.operands)
+    difference = any(isinstance(x, BinaryOp) and x.opcode == "sub" and all(o in steps for o in x.operands)
+                     for x in steps)
+    return frozenset(steps) if difference else frozenset()

@@ -30,14 +30,15 @@ from enzc.ir.builder import IRBuilder
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.instructions import BinaryOp, CallBase, Cast, Freeze, GetElementPtr, InsertElement, InsertValue, Instruction
 from enzc.ir.instructions import ExtractElement, Load, Phi, ShuffleVector
-from enzc.ir.instructions import Ret, Select, Store
+from enzc.ir.instructions import Compare, Ret, Select, Store
 from enzc.ir.module import Function, Module
 from enzc.ir.types import PTR, FloatType, IntType, PointerType, Type, VectorType
 from enzc.ir.values import Argument, Constant, ConstantInt, Use, Value
 
 from enzc.ad.analysis.activity import Activity
 from enzc.ad.analysis.memory_facts import underlying_object
-from enzc.ad.analysis.uses import reaches
+from enzc.ad.analysis.integer_addresses import integer_address
+from enzc.ad.analysis.uses import derived_values, reaches
 from enzc.ad.memory.float_bit_args import pass_float_bits_as_floats
 from enzc.ad.memory.intpieces import Piece, Splitter, constant_piece
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
@@ -228,6 +229,27 @@ def _check_integer_pointers(module: Module, fn: Function, activity: Activity) ->
                            "a pointer into memory with a shadow is rebuilt from an integer (inttoptr); "
                            "its shadow cannot be followed",
                            "do the address arithmetic on pointers (p + i), not on integers (uintptr_t)")
+        if activity.has_shadow(inst) and integer_address(inst) is not None:
+            _check_aligned_comparisons(module, fn, inst)
+
+
+def _check_aligned_comparisons(module: Module, fn: Function, address: Instruction) -> None:
+    """An address aligned by integer arithmetic compared with another address (Eigen's
+    `handmade_aligned_realloc`: has the aligned start moved?): the shadow block's
+    alignment differs from the primal's, so the answer may differ for the shadows,
+    and the derivative follows the primal's branch."""
+    from enzc.ad.diagnostics import ad_error
+
+    steps = ("getelementptr", "bitcast", "phi", "select")
+    for pointer in derived_values([address], lambda user, _: isinstance(user, Instruction) and user.opcode in steps):
+        for user in pointer.users:
+            if isinstance(user, Compare) and not all(isinstance(o, Constant) or o is pointer for o in user.operands):
+                raise ad_error(module, user, fn.name or "?",
+                               "an address aligned by integer arithmetic is compared with another address: the "
+                               "shadow memory's alignment differs, so the comparison may come out differently "
+                               "for the derivative's memory",
+                               "allocate the block with aligned_alloc/posix_memalign (or malloc when its "
+                               "alignment is enough) instead of aligning it by hand")
 
 
 def _check_float_bits(module: Module, fn: Function, activity: Activity) -> None:

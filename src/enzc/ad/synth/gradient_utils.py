@@ -38,7 +38,7 @@ from enzc.ir.values import Argument, Constant, ConstantInt, GlobalValue, Value
 
 from enzc.ad.analysis.activity import Activity, carries_float, carries_pointer, float_leaves, slot_numbers
 from enzc.ad.analysis.allocations import allocator_of
-from enzc.ad.analysis.integer_addresses import IntegerAddress, integer_address
+from enzc.ad.analysis.integer_addresses import IntegerAddress, integer_address, pointer_difference_steps
 from enzc.ad.analysis.globals_shadow import base_global, has_zero_shadow, shadow_constant, zero_sink
 from enzc.ad.analysis.loop_variance import LoopVariance
 from enzc.ad.analysis.memory_facts import MemoryFacts, into_zero_globals, is_threadlocal_address
@@ -392,8 +392,8 @@ class GradientUtils:
             case GetElementPtr():
                 base = self.shadow(v.ptr)
                 b.position_after(nv)
-                sh = b.insert(GetElementPtr(v.source_type, base, [self.new_value(i) for i in v.indices], v.flags,
-                                            result_type=v.type), name)
+                indices = [self._index_on_shadows(b, i) for i in v.indices]
+                sh = b.insert(GetElementPtr(v.source_type, base, indices, v.flags, result_type=v.type), name)
             case Cast() if v.opcode in ("bitcast", "addrspacecast"):
                 base = self.shadow(v.operand(0))
                 b.position_after(nv)
@@ -430,6 +430,31 @@ class GradientUtils:
                                  "pass such pointers as function arguments with enzyme_dup")
         self.shadows[v] = sh
         return sh
+
+    def _index_on_shadows(self, b: IRBuilder, index: Value) -> Value:
+        """A shadow address's index: the primal's, or, where it is a difference of
+        pointers that have shadows, the same difference of their shadows
+        (`integer_addresses.pointer_difference_steps`)."""
+        steps = pointer_difference_steps(index)
+        pointers = [s.operand(0) for s in steps if isinstance(s, Cast) and s.opcode == "ptrtoint"]
+        if not steps or not all(self.activity.has_shadow(p) for p in pointers):
+            return self.new_value(index)
+        replayed: dict[Value, Value] = {}
+
+        def replay(x: Value) -> Value:
+            if x not in steps:
+                return self.new_value(x)
+            if x not in replayed:
+                if isinstance(x, Cast) and x.opcode == "ptrtoint":
+                    replayed[x] = b.ptrtoint(self.shadow(x.operand(0)), x.type, "shadow.bits")
+                elif isinstance(x, BinaryOp):
+                    replayed[x] = b.binop(x.opcode, replay(x.lhs), replay(x.rhs), "shadow.offset")
+                else:
+                    assert isinstance(x, Cast)
+                    replayed[x] = b.cast(x.opcode, replay(x.operand(0)), x.type, "shadow.offset")
+            return replayed[x]
+
+        return replay(index)
 
     def _integer_address_shadow(self, v: Instruction, nv: Instruction, address: IntegerAddress,
                                 name: str) -> Value:

@@ -25,7 +25,7 @@ from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global
 from enzc.ad.analysis.integer_addresses import integer_address
 from enzc.ad.analysis.memory_facts import into_zero_globals, underlying_object
 from enzc.ad.analysis.runtime_activity import checked_write, inactive_at_run_time, masked_length, masked_read
-from enzc.ad.analysis.uses import reaches
+from enzc.ad.analysis.uses import derived_values, reaches
 from enzc.ad.memory.heap import reverse_allocation
 from enzc.ad.memory.memtypes import memcpy_adjoint
 from enzc.ad.rules.blas_reverse import reverse_blas_call
@@ -327,8 +327,8 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
         _store_shadow_pointer(gu, b, gu.new_value(value), gu.shadow(inst.ptr), inst.ptr, value.type, inst.align)
         return
     target = underlying_object(inst.ptr)
-    if isinstance(target, Alloca) and not _passed_to_active_call(gu, target):
-        return  # a local slot (-O0 spills): what is loaded back is checked where it is stored on
+    if isinstance(target, Alloca) and not _slot_feeds_derivatives(gu, target):
+        return  # a local slot (-O0 spills) the derivative never reads the shadow of
     where = ("a local object handed to a differentiated call (a C++ expression object holding "
              "pointers to active and constant data)" if isinstance(target, Alloca) else "differentiable memory")
     source = underlying_object(value)
@@ -344,6 +344,55 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
                          "nowhere to go",
                    "pass that pointer with enzyme_dup (and a zeroed shadow buffer), or the memory it is stored "
                    "into as enzyme_const")
+
+
+_ADDRESS_STEPS = ("getelementptr", "bitcast", "phi", "select")
+
+
+def _address_step(user: object, _: Value) -> bool:
+    return isinstance(user, Instruction) and user.opcode in _ADDRESS_STEPS
+
+
+def _slot_feeds_derivatives(gu: GradientUtils, alloca: Alloca) -> bool:
+    """Whether derivative code reads the shadow of what is stored in local `alloca`:
+    it (or an address into it) is an argument of an active call, or is itself
+    stored into a local object that is (an Eigen `Solve` holding the address of a
+    `Map`), or a pointer loaded back from it reads or writes active data (the
+    `Map`'s data pointer, reloaded for a dot product): with a null shadow slot,
+    that derivative would accumulate through address zero."""
+    seen: set[int] = set()
+    work = [alloca]
+    while work:
+        slot = work.pop()
+        if id(slot) in seen:
+            continue
+        seen.add(id(slot))
+        if _passed_to_active_call(gu, slot):
+            return True
+        for address in derived_values([slot], _address_step):
+            for use in address.uses:
+                user = use.user
+                if isinstance(user, Store) and use.index == 0:
+                    container = underlying_object(user.ptr)
+                    if isinstance(container, Alloca):
+                        work.append(container)
+                elif isinstance(user, Load) and isinstance(user.type, PointerType) and _reads_active(gu, user):
+                    return True
+    return False
+
+
+def _reads_active(gu: GradientUtils, pointer: Value) -> bool:
+    """Whether an address computed from `pointer` is read for derivatives (a varied
+    load) or written with active data."""
+    act = gu.activity
+    for address in derived_values([pointer], _address_step):
+        for use in address.uses:
+            user = use.user
+            if isinstance(user, Load) and user.ptr is address and user in act.varied:
+                return True
+            if isinstance(user, Store) and use.index == 1 and (user.value in act.varied or act.has_shadow(user.value)):
+                return True
+    return False
 
 
 def _passed_to_active_call(gu: GradientUtils, alloca: Alloca) -> bool:

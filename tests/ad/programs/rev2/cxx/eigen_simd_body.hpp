@@ -1,5 +1,5 @@
-// The body of eigen_avx2_fma.cpp and eigen_avx512.cpp (built with different
-// -m flags): a Gaussian-process negative log likelihood over dynamic matrices
+// Helper for eigen_avx2_fma.cpp and eigen_avx512.cpp (the same body built with
+// different -m flags): a Gaussian-process negative log likelihood over dynamic matrices
 // (Eigen's own aligned heap blocks, its LLT, its vectorized matrix-vector products
 // and reductions) plus a fixed-size least-squares term (products whose multiply-add
 // is Eigen's FMA inline asm). Reverse and forward mode against central differences.
