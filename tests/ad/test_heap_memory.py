@@ -436,3 +436,38 @@ define void @f(ptr %out) {
 """).functions["f"]
     block = next(i for i in fn.instructions() if i.name == "block")
     assert may_escape(block)
+
+
+ALIGNED_THEN_OFFSET = """
+define double @f(ptr %x, i64 %n) {
+  %raw = call ptr @malloc(i64 128)
+  %bits = ptrtoint ptr %raw to i64
+  %down = and i64 %bits, -64
+  %up = add i64 %down, 64
+  %aligned = inttoptr i64 %up to ptr
+  %x0 = load double, ptr %x
+  %sq = fmul double %x0, %x0
+  store double %sq, ptr %aligned
+  %offset = sub i64 %up, %bits
+  %again = getelementptr inbounds i8, ptr %raw, i64 %offset
+  %back = load double, ptr %again
+  %px1 = getelementptr inbounds double, ptr %x, i64 1
+  %x1 = load double, ptr %px1
+  %r = fmul double %back, %x1
+  call void @free(ptr %raw)
+  ret double %r
+}
+"""
+
+
+def test_offset_of_an_aligned_address_indexes_the_shadow_by_the_shadows_offset() -> None:
+    """`raw + ((char *)aligned - (char *)raw)` is `aligned`: its shadow must be the
+    shadow of `aligned`, whose offset in the shadow block differs from the primal's
+    (`GradientUtils._index_on_shadows`)."""
+    out = run_ad_stage(HEAD + MALLOC_DECLS + ALIGNED_THEN_OFFSET + gradient_driver())
+    assert "shadow.offset" in out
+    grad = function(compile_ir(out), "grad", None, P, P, I64)
+    for _ in range(8):  # blocks at different offsets from a 64-byte boundary
+        xs, dx = doubles([1.5, 3.0]), doubles([0.0, 0.0])
+        grad(xs, dx, 2)
+        assert list(dx) == [2 * 1.5 * 3.0, 1.5 * 1.5]

@@ -290,7 +290,8 @@ def _bits_leave(bits: Instruction, activity: Activity) -> bool:
                 and classify(user, lambda _: False) is not CallKind.INACTIVE)
 
     def passes_on(user: Instruction) -> bool:
-        return isinstance(user, (BinaryOp, Cast, Phi, Select, Freeze, InsertValue, InsertElement)) \
+        return isinstance(user, (BinaryOp, Cast, Phi, Select, Freeze, InsertValue, InsertElement, ExtractElement,
+                                 ShuffleVector)) \
             and not isinstance(user.type.scalar, (FloatType, PointerType))
 
     return reaches(bits, passes_on, hit)

@@ -22,6 +22,7 @@ from enzc.ad.memory.intfloat import retype_integer_moves
 from enzc.ad.memory.posix_memalign import lower_posix_memalign
 from enzc.ad.rules.table import has_rule
 from enzc.ad.synth.dynamic_stack import lower_dynamic_allocas
+from enzc.ad.synth.float_bit_ops import lower_float_bit_ops
 from enzc.ad.synth.gradient_utils import GradientUtils
 from enzc.ad.synth.known_asm import lower_known_asm
 from enzc.ad.synth.pair_results import lower_pair_results
@@ -57,6 +58,7 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
         lower_pair_results(module, original)
         lower_known_asm(module, original)
         lower_x86_intrinsics(original)
+        lower_float_bit_ops(module, original)
         stack_arena = lower_dynamic_allocas(original, module, layout) if reverse else None
     except IrreducibleError as e:
         raise ad_error(module, None, fn.name or "?", f"{e}: the reverse pass needs structured loops",

@@ -87,8 +87,8 @@ def _parse(call: Call) -> _Asm | None:
         return None
     template, constraints = found.groups()
     words = template.strip().split(None, 1)
-    if len(words) != 2 or any(c in template for c in "\n;("):
-        return None
+    if len(words) != 2 or any(c in template for c in "\\;(%"):
+        return None  # several instructions (`\0A`, `;`), memory operands, named registers
     codes = [c for c in constraints.split(",") if not c.startswith("~")]
     outputs = [c for c in codes if c.startswith("=")]
     inputs = codes[len(outputs):]
