@@ -29,7 +29,7 @@ from __future__ import annotations
 from enzc.ir.builder import IRBuilder
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.instructions import BinaryOp, CallBase, Cast, Freeze, GetElementPtr, InsertElement, InsertValue, Instruction
-from enzc.ir.instructions import ExtractElement, Load, Phi, ShuffleVector
+from enzc.ir.instructions import Alloca, ExtractElement, Load, Phi, ShuffleVector
 from enzc.ir.instructions import Compare, Ret, Select, Store
 from enzc.ir.module import Function, Module
 from enzc.ir.types import PTR, FloatType, IntType, PointerType, Type, VectorType
@@ -159,10 +159,11 @@ def _words_by_callers(types: TypeAnalysis, tbaa: TBAAReader, fn: Function, candi
 def _walks_arguments(inst: Instruction) -> bool:
     """Whether the word a copy moves is read or written at a run-time index into
     memory the function's pointer arguments point to (a word-by-word loop over what
-    its callers pass; a word at a fixed offset is a member, typed by its tag)."""
+    its callers pass; a word at a fixed offset, or in an array member at one, is a
+    member, typed by its tag)."""
     ptrs = [inst.ptr] if isinstance(inst, Load) else [inst.ptr, inst.value.ptr]  # type: ignore[attr-defined]
     return any(isinstance(p, GetElementPtr) and not all(isinstance(i, Constant) for i in p.indices)
-               and isinstance(underlying_object(p), Argument) for p in ptrs)
+               and isinstance(underlying_object(p), Argument) and not _member_array(p) for p in ptrs)
 
 
 def _member_access(tbaa: TBAAReader, inst: Instruction) -> bool:
@@ -327,6 +328,8 @@ def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout:
     value = inst if isinstance(inst, Load) else inst.value  # type: ignore[attr-defined]
     if _tagged_pointer(tbaa, inst, layout):
         return PTR
+    if _tagged_integer(tbaa, inst) and _local_word_copy(inst):
+        return None  # a swap in a local object's int array (Eigen's permutation indices)
     if _copies_mixed_word(types, inst):
         return _MIXED
     if _tagged_integer(tbaa, inst):
@@ -381,6 +384,28 @@ def _declared(inst: Instruction, layout: DataLayout) -> Type | None:
     alloca, offset = located
     size = layout.size_of(inst.type if isinstance(inst, Load) else inst.value.type)  # type: ignore[attr-defined]
     return declared_field(alloca.allocated_type, offset, size, layout)
+
+
+def _local_word_copy(inst: Instruction) -> bool:
+    """A word copy whose both ends are in this function's own stack objects or in an
+    array member of an object it is handed (`this->indices[i]`: a run-time index
+    into an array at a fixed offset). Type analysis may find floats and integers
+    alike where such an index could reach (an index array beside a matrix in one
+    object), but the member is the program's own, so the access's integer tag is
+    its type; a helper walking a `long *` argument itself (memory its caller
+    typed) is not."""
+    ends = [inst.ptr] if isinstance(inst, Load) else [inst.ptr, getattr(inst.value, "ptr", None)]  # type: ignore[attr-defined]
+    return all(end is not None and (isinstance(underlying_object(end), Alloca) or _member_array(end)) for end in ends)
+
+
+def _member_array(ptr: Value) -> bool:
+    """`gep T, (gep i8, %object, C), %i` with constant C > 0: an element of an array
+    member of `%object`."""
+    if not isinstance(ptr, GetElementPtr) or all(isinstance(i, Constant) for i in ptr.indices):
+        return False
+    base = ptr.ptr
+    return isinstance(base, GetElementPtr) and all(isinstance(i, ConstantInt) for i in base.indices) \
+        and any(i.value != 0 for i in base.indices)  # type: ignore[attr-defined]
 
 
 def _tagged_integer(tbaa: TBAAReader, inst: Instruction) -> bool:
