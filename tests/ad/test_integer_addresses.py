@@ -16,20 +16,7 @@ from jitrun import HEAD, I64, P, compile_ir, doubles, function
 from enzc.ad import run_ad_stage
 from enzc.ad.diagnostics import ADError
 
-DRIVERS = """
-declare void @__enzyme_autodiff(...)
-declare double @__enzyme_fwddiff(...)
-define void @grad(ptr %x, ptr %dx, i64 %k) {
-  call void (...) @__enzyme_autodiff(ptr @f, metadata !"enzyme_dup", ptr %x, ptr %dx,
-                                     metadata !"enzyme_const", i64 %k)
-  ret void
-}
-define double @tangent(ptr %x, ptr %dx, i64 %k) {
-  %t = call double (...) @__enzyme_fwddiff(ptr @f, metadata !"enzyme_dup", ptr %x, ptr %dx,
-                                           metadata !"enzyme_const", i64 %k)
-  ret double %t
-}
-"""
+from test_integer_moves import DECLS, DRIVERS
 
 
 def lane_pointer(lane_bits: str) -> str:
@@ -59,7 +46,7 @@ define double @f(ptr %x, i64 %k) {{
 
 
 def test_pointer_read_back_from_vector_lane_bits():
-    engine = compile_ir(run_ad_stage(HEAD + lane_pointer("  %bits = add i64 %lane, 0") + DRIVERS))
+    engine = compile_ir(run_ad_stage(HEAD + lane_pointer("  %bits = add i64 %lane, 0") + DECLS + DRIVERS))
     grad = function(engine, "grad", None, P, P, I64)
     tangent = function(engine, "tangent", ctypes.c_double, P, P, I64)
     x, dx = doubles([1.5, 2.0, 3.0]), doubles([0, 0, 0])
@@ -71,4 +58,4 @@ def test_pointer_read_back_from_vector_lane_bits():
 
 def test_lane_bits_the_engine_cannot_follow_are_an_error():
     with pytest.raises(ADError, match="rebuilt from an integer"):
-        run_ad_stage(HEAD + lane_pointer("  %bits = mul i64 %lane, 1") + DRIVERS)
+        run_ad_stage(HEAD + lane_pointer("  %bits = mul i64 %lane, 1") + DECLS + DRIVERS)
