@@ -44,3 +44,16 @@ def derived_values(roots, follows: Callable[[Instruction, Value], bool]) -> dict
                 seen[user] = None
                 todo.append(user)
     return seen
+
+
+ADDRESS_STEPS = frozenset({"getelementptr", "bitcast", "phi", "select"})
+"""Instructions whose pointer result points where (one of) their pointer operands do."""
+
+
+def is_address_step(inst: object) -> bool:
+    return isinstance(inst, Instruction) and inst.opcode in ADDRESS_STEPS
+
+
+def derived_addresses(pointer: Value) -> dict[Value, None]:
+    """`pointer` and every address computed from it (`ADDRESS_STEPS`), in discovery order."""
+    return derived_values([pointer], lambda user, _: is_address_step(user))

@@ -38,7 +38,7 @@ from enzc.ir.values import Argument, Constant, ConstantInt, Use, Value
 from enzc.ad.analysis.activity import Activity
 from enzc.ad.analysis.memory_facts import underlying_object
 from enzc.ad.analysis.integer_addresses import integer_address
-from enzc.ad.analysis.uses import derived_values, reaches
+from enzc.ad.analysis.uses import derived_addresses, reaches
 from enzc.ad.memory.float_bit_args import pass_float_bits_as_floats
 from enzc.ad.memory.intpieces import Piece, Splitter, constant_piece
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
@@ -241,8 +241,7 @@ def _check_aligned_comparisons(module: Module, fn: Function, address: Instructio
     and the derivative follows the primal's branch."""
     from enzc.ad.diagnostics import ad_error
 
-    steps = ("getelementptr", "bitcast", "phi", "select")
-    for pointer in derived_values([address], lambda user, _: isinstance(user, Instruction) and user.opcode in steps):
+    for pointer in derived_addresses(address):
         for user in pointer.users:
             if isinstance(user, Compare) and not all(isinstance(o, Constant) or o is pointer for o in user.operands):
                 raise ad_error(module, user, fn.name or "?",

@@ -99,9 +99,10 @@ def _parse(call: Call) -> _Asm | None:
     operands: list[Value | None] = []
     for text in words[1].split(","):
         match = _OPERAND.fullmatch(text.strip())
-        if match is None or int(match.group(1) or match.group(2)) >= len(values):
+        number = int(match.group(1) or match.group(2)) if match is not None else len(values)
+        if number >= len(values):
             return None
-        operands.append(values[int(match.group(1) or match.group(2))])
+        operands.append(values[number])
     return _Asm(words[0], tuple(reversed(operands)))
 
 

@@ -25,7 +25,7 @@ from enzc.ad.analysis.globals_shadow import base_global, is_inactive_global
 from enzc.ad.analysis.integer_addresses import integer_address
 from enzc.ad.analysis.memory_facts import into_zero_globals, underlying_object
 from enzc.ad.analysis.runtime_activity import checked_write, inactive_at_run_time, masked_length, masked_read
-from enzc.ad.analysis.uses import derived_values, reaches
+from enzc.ad.analysis.uses import derived_addresses, is_address_step, reaches
 from enzc.ad.memory.heap import reverse_allocation
 from enzc.ad.memory.memtypes import memcpy_adjoint
 from enzc.ad.rules.blas_reverse import reverse_blas_call
@@ -346,13 +346,6 @@ def check_unshadowed_pointer_store(gu: GradientUtils, inst: Store) -> None:
                    "into as enzyme_const")
 
 
-_ADDRESS_STEPS = ("getelementptr", "bitcast", "phi", "select")
-
-
-def _address_step(user: object, _: Value) -> bool:
-    return isinstance(user, Instruction) and user.opcode in _ADDRESS_STEPS
-
-
 def _slot_feeds_derivatives(gu: GradientUtils, alloca: Alloca) -> bool:
     """Whether derivative code reads the shadow of what is stored in local `alloca`:
     it (or an address into it) is an argument of an active call, or is itself
@@ -369,7 +362,7 @@ def _slot_feeds_derivatives(gu: GradientUtils, alloca: Alloca) -> bool:
         seen.add(id(slot))
         if _passed_to_active_call(gu, slot):
             return True
-        for address in derived_values([slot], _address_step):
+        for address in derived_addresses(slot):
             for use in address.uses:
                 user = use.user
                 if isinstance(user, Store) and use.index == 0:
@@ -385,7 +378,7 @@ def _reads_active(gu: GradientUtils, pointer: Value) -> bool:
     """Whether an address computed from `pointer` is read for derivatives (a varied
     load) or written with active data."""
     act = gu.activity
-    for address in derived_values([pointer], _address_step):
+    for address in derived_addresses(pointer):
         for use in address.uses:
             user = use.user
             if isinstance(user, Load) and user.ptr is address and user in act.varied:
@@ -406,7 +399,7 @@ def _passed_to_active_call(gu: GradientUtils, alloca: Alloca) -> bool:
         intrinsic = callee is not None and (callee.name or "").startswith("llvm.")
         return gu.activity.is_active_instruction(user) and not intrinsic
 
-    return reaches(alloca, lambda u: u.opcode in ("getelementptr", "bitcast", "phi", "select"), hit)
+    return reaches(alloca, is_address_step, hit)
 
 
 # -- calls ------------------------------------------------------------------------------------------
