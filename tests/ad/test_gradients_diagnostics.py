@@ -85,6 +85,8 @@ CASES = {
                                ("-I/usr/include/eigen3",)),
     "aligned_realloc_compare": Case(DIAG / "aligned_realloc_compare.c", ("aligned by integer arithmetic",
                                                                           "compared", "aligned_alloc")),
+    "type_erased_manager": Case(DIAG / "type_erased_manager.c", ("cannot tell whether", "floating-point")),
+    "std_function_assign": Case(DIAG / "std_function_assign.cpp", ("memcpy", "cannot deduce the type")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark
     "inactive_global_unmarked": Case(PROGRAMS / "rev2" / "globals" / "inactive_global.c",
                                      ("last_input", "shadow"), ("-DNO_INACTIVE_MARK", "--enzc-no-auto-shadow")),
@@ -140,3 +142,18 @@ def test_rejected_with_clear_error(case: Case, debug: bool, tmp_path: Path, driv
 def test_every_case_marks_its_line() -> None:
     for case in CASES.values():
         assert diag_line(case.source) is not None, case.source
+
+
+def test_std_function_without_tbaa_is_rejected(tmp_path: Path, drivers) -> None:
+    """Without TBAA only the invoker (reached through a function pointer) reads a
+    lambda's captured doubles: the manager's clone of them was taken for a pointer
+    move (its other case stores a pointer there), a silently wrong gradient of the
+    captured scalars (ClangEnzyme-19 too). Now the clone is untyped: an error in the
+    manager, which no user line calls directly."""
+    case = Case(PROGRAMS / "rev2" / "cxx" / "std_function_captures.cpp", ("memcpy", "cannot deduce"),
+                ("-fno-strict-aliasing",))
+    out = tmp_path / "prog"
+    r = compile_failing(case, False, out)
+    assert r.returncode == 1 and not out.exists(), r.stderr
+    assert "error: enzc: cannot deduce the type of the memory copied by this memcpy" in r.stderr, r.stderr
+    assert "_M_manager" in r.stderr, r.stderr

@@ -25,12 +25,13 @@ their memory).
 from __future__ import annotations
 
 from enzc.ir.datalayout import DataLayout, for_module
-from enzc.ir.instructions import CallBase, Instruction
-from enzc.ir.module import Function, GlobalVariable, Module
+from enzc.ir.instructions import CallBase, Instruction, Switch
+from enzc.ir.module import BasicBlock, Function, GlobalVariable, Module
 from enzc.ir.types import VoidType
 from enzc.ir.values import Argument, ConstantExpr, ConstantInt, Value
 
 from enzc.ad.typeanalysis.callers import caller_context
+from enzc.ad.typeanalysis.cases import SwitchCase, case_clone, entry_switch, target_for
 from enzc.ad.typeanalysis.extents import object_extent
 from enzc.ad.typeanalysis.instruction_rules import apply_rule, constant_offset_base
 from enzc.ad.typeanalysis.offsets import TypeSeeds, parse_type_prefix, pointer_provenance
@@ -70,6 +71,14 @@ class TypeAnalysis:
         """Private copies typed for one call site (`assume_arguments`)."""
         self.site_typed: dict[Function, bool] = {}
         """Memo of `synth.site_types.needs_site_types`, per original function."""
+        self._switches: dict[Function, Switch | None] = {}
+        self._case_views: dict[tuple[Function, BasicBlock], Function] = {}
+        self.case_functions: dict[str, SwitchCase] = {}
+        """By name (the module's function and the private copies of it), the cases of
+        a function split at its entry `switch` (`synth.switch_cases`):
+        a call to one is analysed in its caller's context and joins nothing back, so
+        facts of one case never type another; its call sites are those of the
+        function it came from that may run it."""
 
     # -- public ---------------------------------------------------------------------
     def analyze(self, fn: Function, arg_trees: list[TypeTree] | None = None, ret_tree: TypeTree | None = None,
@@ -126,25 +135,30 @@ class TypeAnalysis:
     def _without_summaries(self) -> TypeAnalysis:
         if self._by_call_sites is None:
             self._by_call_sites = TypeAnalysis(self.module, self.layout, summaries=False)
+            self._by_call_sites.case_functions = self.case_functions
         return self._by_call_sites
 
     def call_site_results(self, fn: Function) -> TypeResults | None:
         """`fn` analysed in the context all its direct call sites agree on (`callers`),
         by this module's analysis without summaries (facts of one call site must not
         reach another); None when its callers are unknown, or when `fn` is already
-        typed for its one call site (`assume_arguments`: the others say less)."""
-        if fn in self._site_args:
+        typed for its one call site (`assume_arguments`: the others say less). A case
+        of a split function is typed by the calls of that function that may run it,
+        which say more than its one site in the dispatcher."""
+        case = self.case_functions.get(fn.name or "")
+        if fn in self._site_args and case is None:
             return None
         by_call_sites = self._without_summaries()
-        context = caller_context(by_call_sites, fn.name or "")
+        context = caller_context(by_call_sites, fn.name or "", case)
         return by_call_sites.analyze(fn, context) if context is not None else None
 
     def forget(self, fn: Function) -> None:
         """Drop what is known of `fn`, whose body changed (the engine rewrites the
         private copy it differentiates between analyses)."""
         self._cache = {k: r for k, r in self._cache.items() if k[0] is not fn}
-        for memo in (self._provenance, self._contexts, self._summaries, self._strings):
+        for memo in (self._provenance, self._contexts, self._summaries, self._strings, self._switches):
             memo.pop(fn, None)
+        self._case_views = {k: v for k, v in self._case_views.items() if k[0] is not fn}
         self._copy_bounds.clear()  # a rewritten body may pass other pointers
         if self._by_call_sites is not None:
             self._by_call_sites.forget(fn)
@@ -210,8 +224,11 @@ class TypeAnalysis:
         """Analyse the defined callee of `call` in the caller's context; join back."""
         callee = call.called_function
         assert callee is not None
+        callee = self._case_view(callee, call) or callee
         params = callee.args
-        args = [state.get_from(a, call) for a in call.args[: len(params)]]
+        isolated = (callee.name or "") in self.case_functions
+        args = [state.context_of(a) if isolated and isinstance(a, Argument) else state.get_from(a, call)
+                for a in call.args[: len(params)]]
         ret = state.get(call) if not isinstance(call.type, VoidType) else EMPTY
         frame = next((f for f in reversed(self._stack) if f.fn is callee), None)
         if frame is not None:
@@ -247,9 +264,25 @@ class TypeAnalysis:
             state.deps |= results.deps - {state}
             arg_out, ret_out = results.arg_trees, results.ret_tree
         for a, tree in zip(call.args, arg_out):
-            state.update(a, tree)
+            if not isolated:
+                state.update(a, tree)
         if not isinstance(call.type, VoidType):
             state.update(call, ret_out)
+
+    def _case_view(self, callee: Function, call: CallBase) -> Function | None:
+        """The case of `callee`'s entry `switch` that `call`'s constant argument runs,
+        as a function of its own (`cases`); None when there is no such switch or
+        the argument is not a constant."""
+        if callee not in self._switches:
+            self._switches[callee] = entry_switch(callee)
+        switch = self._switches[callee]
+        target = target_for(switch, call) if switch is not None else None
+        if switch is None or target is None:
+            return None
+        key = (callee, target)
+        if key not in self._case_views:
+            self._case_views[key] = case_clone(callee, switch, target, callee.name or "")
+        return self._case_views[key]
 
     def copy_bound(self, call: CallBase) -> int | None:
         """At most how many bytes the memcpy/memmove `call` can move: the smaller

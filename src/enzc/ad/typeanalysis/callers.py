@@ -16,12 +16,14 @@ given to `__enzyme_autodiff`) has unknown callers and gets no context.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from enzc.ir.instructions import CallBase
 from enzc.ir.module import Function, Module
 from enzc.ir.values import ConstantAggregate, ConstantExpr, Value
 
+from enzc.ad.typeanalysis.cases import SwitchCase
 from enzc.ad.typeanalysis.typetree import CONFLICT, Kind, TypeTree
 
 DERIVED_PREFIXES = ("diffe_", "split_", "augmented_", "reverse_", "__enzc_")
@@ -45,10 +47,17 @@ class Analyzer(Protocol):
     def analyze(self, fn: Function, arg_trees: list[TypeTree] | None = None) -> _Trees: ...
 
 
-def caller_context(analysis: Analyzer, name: str) -> Context:
+def caller_context(analysis: Analyzer, name: str, case: SwitchCase | None = None) -> Context:
     """The argument trees every direct call of the module's function `name` agrees
-    on, or None (unknown callers, no call sites)."""
-    return _context(analysis, name, 0, frozenset(), {})
+    on, or None (unknown callers, no call sites). With `case`, those of `case.source`'s
+    calls that may run that case."""
+    if case is None:
+        return _context(analysis, name, 0, frozenset(), {})
+    module = analysis.module
+    source = module.get_function(case.source) if module is not None else None
+    if source is None:
+        return None
+    return _sites_context(analysis, source, 0, frozenset({case.source}), {}, case.reached_by)
 
 
 def _context(analysis: Analyzer, name: str, depth: int, visiting: frozenset[str],
@@ -66,7 +75,7 @@ def _context(analysis: Analyzer, name: str, depth: int, visiting: frozenset[str]
 
 
 def _sites_context(analysis: Analyzer, fn: Function, depth: int, visiting: frozenset[str],
-                   memo: dict[str, Context]) -> Context:
+                   memo: dict[str, Context], keep: Callable[[CallBase], bool] | None = None) -> Context:
     module = analysis.module
     assert module is not None
     sites = direct_call_sites(module, fn)
@@ -74,6 +83,8 @@ def _sites_context(analysis: Analyzer, fn: Function, depth: int, visiting: froze
         return None
     context: list[TypeTree] | None = None
     for caller, call in sites:
+        if keep is not None and not keep(call):
+            continue
         outer = _context(analysis, caller.name or "", depth + 1, visiting, memo)
         results = analysis.analyze(caller, outer)
         trees = [results.tree_of(a) for a in call.args[: len(fn.args)]]

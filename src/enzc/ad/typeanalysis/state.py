@@ -75,8 +75,10 @@ class FunctionState:
         self.seeds = analysis.seeds
         self.strings = analysis.string_objects(fn)
         self.trees: dict[Value, TypeTree] = dict(warm) if warm else {}
+        self.context = {arg: self._seed(arg).join(tree) for arg, tree in zip(fn.args, arg_trees)}
+        """What the callers say about each argument (before this function's own facts)."""
         for arg, tree in zip(fn.args, arg_trees):
-            self.trees[arg] = self._seed(arg).join(tree).join(self.trees.get(arg, TypeTree()))
+            self.trees[arg] = self.context[arg].join(self.trees.get(arg, TypeTree()))
         self.ret_tree = ret_tree
         self.version = 0
         """Bumped whenever an argument's or the return tree grows (the summary callers see)."""
@@ -227,6 +229,11 @@ class FunctionState:
             user = use.user
             if isinstance(user, Instruction) and user.parent is not None and user.parent.parent is self.fn:
                 self.push(user)
+
+    def context_of(self, arg: Value) -> TypeTree:
+        """The callers' tree of this function's argument `arg` (what its IR type says
+        when the context said nothing)."""
+        return self.context.get(arg) or self._seed(arg)  # type: ignore[arg-type]
 
     def push_call(self, inst: Instruction) -> None:
         if inst not in self.call_queued:

@@ -5,9 +5,8 @@
 // captured pointer); type analysis joined in a pointer to the source storage it
 // also stores there, and the word was "floating-point data and integers alike",
 // a compile-time error (ClangEnzyme-19 differentiates the first case). A word whose
-// own tag names a pointer type is now a pointer move. Reverse and forward. (A
-// lambda of 16 bytes is still a located error: std::function copies it by memcpy
-// into storage that also holds a pointer to the source.)
+// own tag names a pointer type is now a pointer move. Reverse and forward. (Lambdas
+// capturing doubles by value: rev2/cxx/std_function_captures.cpp.)
 // Reference: central finite differences.
 // tol: rel=1e-6 abs=1e-8
 // grads: 6

@@ -1,0 +1,66 @@
+"""A function being differentiated that switches on an argument at its entry,
+split into one function per case (`typeanalysis.cases` says why).
+
+The private copy becomes a dispatcher that calls `<name>.case<k>`, a clone whose
+entry branches to that case alone; type analysis analyses those calls in the
+dispatcher's own context and joins nothing back (`TypeAnalysis.case_functions`),
+so a case's instructions are typed by that case and by the calls of the original
+function that may run it, never by a sibling case. Where a case cannot be typed
+on its own, the result is the usual located error, not another case's guess. The
+user's function is untouched; the dispatcher's calls are differentiated like any
+call.
+"""
+
+from __future__ import annotations
+
+from enzc.ir.builder import IRBuilder
+from enzc.ir.instructions import Unreachable
+from enzc.ir.local_names import new_block
+from enzc.ir.module import BasicBlock, Function, Module
+from enzc.ir.types import VoidType
+
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
+from enzc.ad.typeanalysis.cases import case_clone, entry_switch, switch_cases
+
+
+def split_argument_switch(module: Module, fn: Function, types: TypeAnalysis) -> bool:
+    """Turn `fn` (a private copy) into a dispatcher over one function per case of
+    its entry `switch`; False (and `fn` unchanged) when it has none."""
+    switch = entry_switch(fn)
+    if switch is None:
+        return False
+    calls: dict[BasicBlock, Function | None] = {}
+    for k, (target, case) in enumerate(switch_cases(fn, switch).items()):
+        if isinstance(target.instructions[0], Unreachable):  # a value the program never passes
+            calls[target] = None
+            continue
+        clone = case_clone(fn, switch, target, f"{fn.name}.case{k}", module)
+        clone.linkage.words = ["internal"]
+        types.case_functions[clone.name or ""] = case
+        calls[target] = clone
+    condition, default, values = switch.condition, switch.default, switch.cases
+    for block in fn.blocks:
+        for inst in block.instructions:
+            inst.drop_operands()
+    fn.blocks = []
+    entry = new_block(fn, "dispatch")
+    blocks = {target: _call_block(fn, clone) for target, clone in calls.items()}
+    IRBuilder(entry).switch(condition, blocks[default], [(value, blocks[target]) for value, target in values])
+    return True
+
+
+def _call_block(fn: Function, case: Function | None) -> BasicBlock:
+    """A block of the dispatcher that calls `case` with `fn`'s arguments and returns
+    its result (None: a block that is unreachable)."""
+    if case is None:
+        block = new_block(fn, "unreachable")
+        IRBuilder(block).unreachable()
+        return block
+    block = new_block(fn, case.name.rsplit(".", 1)[-1])
+    b = IRBuilder(block)
+    result = b.call(case, list(fn.args))
+    if isinstance(fn.function_type.ret, VoidType):
+        b.ret_void()
+    else:
+        b.ret(result)
+    return block

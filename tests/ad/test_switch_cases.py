@@ -1,0 +1,107 @@
+"""Functions that switch on an argument at entry, typed one case at a time
+(`typeanalysis.cases`, `synth.switch_cases`): a call with a constant operation
+sees only the case it runs, and a split function's cases are typed by themselves
+and by the calls that may run them, never by a sibling case."""
+
+from enzc.ad.synth.switch_cases import split_argument_switch
+from enzc.ad.typeanalysis.analysis import TypeAnalysis
+from enzc.ad.typeanalysis.cases import case_clone, entry_switch, switch_cases
+from enzc.ad.typeanalysis.errors import UnknownTypeError
+from enzc.ir.instructions import Call, Switch
+from enzc.ir.transforms import clone_function
+
+import pytest
+
+from test_type_helpers import calls_to, module_from_c
+
+MANAGER = r"""
+#include <string.h>
+enum op { ADDRESS, CLONE, CLEAR };
+__attribute__((noinline)) void manage(enum op o, void *dst, const void *src) {
+  switch (o) {
+  case ADDRESS: *(const void **)dst = src; break;
+  case CLONE: memcpy(dst, src, 16); break;
+  case CLEAR: memset(dst, 0, 16); break;
+  }
+}
+"""
+
+
+def _module(caller: str = ""):
+    return module_from_c(MANAGER + caller, "-O2", "-fno-strict-aliasing")
+
+
+def test_entry_switch_finds_the_operation_argument():
+    m = _module()
+    switch = entry_switch(m.functions["manage"])
+    assert isinstance(switch, Switch) and switch.condition.index == 0
+    cases = switch_cases(m.functions["manage"], switch)
+    assert sorted(sorted(c.values) for c in cases.values()) == [[], [0], [1], [2]]
+    assert [c.default for c in cases.values()].count(True) == 1
+
+
+def test_a_function_that_does_work_before_its_switch_is_not_split():
+    m = module_from_c("int g; int f(int o) { g++; switch (o) { case 0: return 3; case 1: return g; } return 0; }",
+                      "-O2")
+    assert entry_switch(m.functions["f"]) is None
+
+
+def test_a_case_clone_keeps_only_its_case():
+    m = _module()
+    fn = m.functions["manage"]
+    switch = entry_switch(fn)
+    clone_target = next(t for v, t in switch.cases if v.value == 1)
+    case = case_clone(fn, switch, clone_target, "manage.clone")
+    names = {(i.called_function.name or "") for i in case.instructions() if isinstance(i, Call)}
+    assert any(n.startswith("llvm.memcpy") for n in names)
+    assert not any(n.startswith("llvm.memset") for n in names)
+    assert not any(i.opcode == "store" for i in case.instructions())
+
+
+def test_a_constant_operation_types_the_callers_memory_by_its_case_only():
+    # the ADDRESS case stores a pointer into `dst`; a caller that only ever CLONEs
+    # into a double must not see a pointer there
+    m = _module("""
+double use(double x, double y) {
+  double pair[2] = {x, y}, copy[2];
+  manage(CLONE, copy, pair);
+  return copy[0] * copy[1];
+}
+""")
+    ta = TypeAnalysis(m)
+    res = ta.analyze(m.functions["use"])
+    call = calls_to(m.functions["use"], "manage")[0]
+    assert "Pointer" not in str(res.tree_of(call.args[1]).data0())
+    assert "Float@double" in str(res.tree_of(call.args[1]).data0())
+
+
+def test_split_cases_are_typed_by_the_calls_that_run_them():
+    m = _module("""
+double use(double x, double y, const double **where) {
+  double pair[2] = {x, y}, copy[2];
+  manage(CLONE, copy, pair);
+  manage(ADDRESS, where, copy);
+  return copy[0] * copy[1];
+}
+""")
+    ta = TypeAnalysis(m)
+    original, _ = clone_function(m.functions["manage"], "manage")
+    assert split_argument_switch(m, original, ta)
+    calls = [i for i in original.instructions() if isinstance(i, Call)]
+    assert len(calls) == 4  # three cases and the default
+    clone_case = next(c.called_function for c in calls
+                      if any(i.opcode == "call" and (i.called_function.name or "").startswith("llvm.memcpy")
+                             for i in c.called_function.instructions()))
+    copy = calls_to(clone_case, "llvm.memcpy")[0]
+    assert str(ta.analyze(clone_case).copy_layout(copy)) == "[0,16):Float@double"
+
+
+def test_a_case_no_call_explains_is_unknown_not_a_siblings_type():
+    m = _module()
+    ta = TypeAnalysis(m)
+    original, _ = clone_function(m.functions["manage"], "manage")
+    split_argument_switch(m, original, ta)
+    clone_case = next(f for name, f in m.functions.items() if name.startswith("manage.case")
+                      and calls_to(f, "llvm.memcpy"))
+    with pytest.raises(UnknownTypeError):
+        ta.analyze(clone_case).copy_layout(calls_to(clone_case, "llvm.memcpy")[0])
