@@ -131,6 +131,31 @@ def fnptr(ctx: FunctionContext) -> None:
                     arr.length * bound)
 
 
+def dispatch(ctx: FunctionContext) -> None:
+    """A helper that switches on an int operation (a type-erasing manager's shape):
+    copy a double, store an address, or transform a double through `void *`,
+    called with constant operations, so each case types `dst` differently."""
+    name = ctx.global_name("m")
+    c = ctx.const(0.3, 1.0)
+    link = ctx.rng.choice(["__attribute__((noinline))", "static __attribute__((noinline))", "static"])
+    ctx.add_toplevel(f"{link} void {name}(int op, void *dst, const void *src) {{\n"
+                     f"    switch (op) {{\n"
+                     f"    case 0: memcpy(dst, src, sizeof(double)); break;\n"
+                     f"    case 1: *(const void **)dst = src; break;\n"
+                     f"    case 2: {{ double v; memcpy(&v, src, sizeof v); v = {c} * sin(v);"
+                     f" memcpy(dst, &v, sizeof v); break; }}\n"
+                     f"    default: break;\n    }}\n}}\n")
+    source = ctx.declare("d", squash(ctx, expression(ctx, 2)).text, 2.0)
+    copy, changed, where = ctx.fresh("d"), ctx.fresh("d"), ctx.fresh("dp")
+    ctx.emit(f"double {copy}, {changed};")
+    ctx.emit(f"const double *{where};")
+    ctx.emit(f"{name}(0, &{copy}, &{source.name});")
+    ctx.emit(f"{name}(1, &{where}, &{copy});")
+    ctx.emit(f"{name}(2, &{changed}, {where});")
+    active = source.active
+    ctx.pool += [Val(copy, source.bound, active=active), Val(changed, 1.0, active=active)]
+
+
 def _bounded_copy(ctx: FunctionContext, arr: Arr) -> Arr:
     """A copy of arr squashed into [-1, 1] (for helpers that assume small arguments)."""
     name, i = ctx.fresh("u"), ctx.fresh("i")

@@ -59,6 +59,8 @@ FEATURES: tuple[Feature, ...] = (
             "and into arrays of them, read at run-time indices, passed to helpers"),
     Feature("kinks", 0.15, "fabs, fmax, fmin (the checker resamples the point when FD "
             "straddles a kink)"),
+    Feature("dispatch", 0.2, "a helper switching on an int operation that copies, stores an "
+            "address into, or transforms its void * destination (a type-erasing manager's shape)"),
 )
 
 BY_NAME: dict[str, Feature] = {f.name: f for f in FEATURES}

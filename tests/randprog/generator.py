@@ -38,6 +38,7 @@ BLOCKS: dict[str, Callable[[FunctionContext], None]] = {
     "struct": blocks_calls.struct_block,
     "float": blocks_calls.float_block,
     "record": blocks_records.record_block,
+    "dispatch": blocks_calls.dispatch,
 }
 """Feature -> block writer. `libm` and `kinks` have no block: they shape expressions."""
 
