@@ -12,7 +12,7 @@ from enzc.ir.transforms import clone_function
 
 import pytest
 
-from test_type_helpers import calls_to, module_from_c
+from test_type_helpers import calls_to, module_from_c, module_from_ir
 
 MANAGER = r"""
 #include <string.h>
@@ -43,6 +43,51 @@ def test_entry_switch_finds_the_operation_argument():
 def test_a_function_that_does_work_before_its_switch_is_not_split():
     m = module_from_c("int g; int f(int o) { g++; switch (o) { case 0: return 3; case 1: return g; } return 0; }",
                       "-O2")
+    assert entry_switch(m.functions["f"]) is None
+
+
+def test_loads_before_the_switch_are_redone_by_each_case():
+    # std::any's manager loads the stored pointer before switching on the operation
+    m = module_from_ir("""
+define void @manage(i32 %op, ptr %any, ptr %out) {
+entry:
+  %slot = getelementptr inbounds i8, ptr %any, i64 8
+  %stored = load ptr, ptr %slot, align 8
+  switch i32 %op, label %done [
+    i32 0, label %address
+    i32 1, label %clear
+  ]
+address:
+  store ptr %stored, ptr %out, align 8
+  br label %done
+clear:
+  store ptr null, ptr %slot, align 8
+  br label %done
+done:
+  ret void
+}
+""")
+    fn = m.functions["manage"]
+    switch = entry_switch(fn)
+    assert switch is not None
+    case = case_clone(fn, switch, next(t for v, t in switch.cases if v.value == 0), "manage.address")
+    assert [i.opcode for i in case.instructions()] == ["getelementptr", "load", "br", "store", "br", "ret"]
+
+
+def test_a_volatile_load_before_the_switch_is_not_redone():
+    m = module_from_ir("""
+define i32 @f(i32 %op, ptr %p) {
+entry:
+  %v = load volatile i32, ptr %p, align 4
+  switch i32 %op, label %other [
+    i32 0, label %zero
+  ]
+zero:
+  ret i32 %v
+other:
+  ret i32 0
+}
+""")
     assert entry_switch(m.functions["f"]) is None
 
 

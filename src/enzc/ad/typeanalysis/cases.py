@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from enzc.ir.builder import IRBuilder
-from enzc.ir.instructions import CallBase, Switch
+from enzc.ir.instructions import CallBase, Instruction, Load, Switch
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.transforms import clone_function, remove_unreachable_blocks
 from enzc.ir.values import Argument, ConstantInt
@@ -46,18 +46,32 @@ class SwitchCase:
         return value.value in self.values or (self.default and value.value not in self.listed)
 
 
+_COMPUTES = frozenset({"getelementptr", "bitcast", "addrspacecast", "ptrtoint", "inttoptr", "zext", "sext",
+                       "trunc", "add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr", "icmp",
+                       "select", "extractvalue", "freeze"})
+"""Entry instructions that only compute: every case clone may redo them."""
+
+
 def entry_switch(fn: Function) -> Switch | None:
-    """The `switch` on one of `fn`'s arguments that is all its entry block does
-    (with at least two distinct targets), or None."""
+    """The `switch` on one of `fn`'s arguments (with at least two distinct targets)
+    that ends an entry block doing nothing else but compute and load (the cases'
+    common loads that the optimizer hoisted: `std::any`'s manager reads the stored
+    pointer first), or None."""
     if not fn.blocks:
         return None
     entry = fn.blocks[0]
     term = entry.terminator
-    if not isinstance(term, Switch) or len(entry.instructions) != 1:
+    if not isinstance(term, Switch) or not isinstance(term.condition, Argument) or len(set(term.successors)) < 2:
         return None
-    if not isinstance(term.condition, Argument) or len(set(term.successors)) < 2:
+    if not all(_only_computes(inst) for inst in entry.instructions[:-1]):
         return None
     return term
+
+
+def _only_computes(inst: Instruction) -> bool:
+    if isinstance(inst, Load):
+        return not inst.volatile and inst.ordering is None
+    return inst.opcode in _COMPUTES
 
 
 def switch_cases(fn: Function, switch: Switch) -> dict[BasicBlock, SwitchCase]:
