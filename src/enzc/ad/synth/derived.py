@@ -30,6 +30,7 @@ from enzc.ad.synth.parallel_prepare import prepare_parallel
 from enzc.ad.synth.preprocess import prepare
 from enzc.ad.synth.site_types import SiteContext
 from enzc.ad.synth.switch_cases import split_argument_switch
+from enzc.ad.synth.vector_reductions import lower_vector_reductions
 from enzc.ad.synth.x86_intrinsics import lower_x86_intrinsics
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 
@@ -60,6 +61,7 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
         lower_pair_results(module, original)
         lower_known_asm(module, original)
         lower_x86_intrinsics(original)
+        lower_vector_reductions(module, original)
         lower_float_bit_ops(module, original)
         stack_arena = lower_dynamic_allocas(original, module, layout) if reverse else None
     except IrreducibleError as e:
