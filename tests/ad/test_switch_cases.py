@@ -33,9 +33,9 @@ def _module(caller: str = ""):
 
 def test_entry_switch_finds_the_operation_argument():
     m = _module()
-    switch = entry_switch(m.functions["manage"])
-    assert isinstance(switch, Switch) and switch.condition.index == 0
-    cases = switch_cases(m.functions["manage"], switch)
+    choice = entry_switch(m.functions["manage"])
+    assert isinstance(choice.terminator, Switch) and choice.arg.index == 0
+    cases = switch_cases(m.functions["manage"], choice)
     assert sorted(sorted(c.values) for c in cases.values()) == [[], [0], [1], [2]]
     assert [c.default for c in cases.values()].count(True) == 1
 
@@ -70,7 +70,7 @@ done:
     fn = m.functions["manage"]
     switch = entry_switch(fn)
     assert switch is not None
-    case = case_clone(fn, switch, next(t for v, t in switch.cases if v.value == 0), "manage.address")
+    case = case_clone(fn, switch, next(t for v, t in switch.cases if v == 0), "manage.address")
     assert [i.opcode for i in case.instructions()] == ["getelementptr", "load", "br", "store", "br", "ret"]
 
 
@@ -95,7 +95,7 @@ def test_a_case_clone_keeps_only_its_case():
     m = _module()
     fn = m.functions["manage"]
     switch = entry_switch(fn)
-    clone_target = next(t for v, t in switch.cases if v.value == 1)
+    clone_target = next(t for v, t in switch.cases if v == 1)
     case = case_clone(fn, switch, clone_target, "manage.clone")
     names = {(i.called_function.name or "") for i in case.instructions() if isinstance(i, Call)}
     assert any(n.startswith("llvm.memcpy") for n in names)
@@ -150,3 +150,25 @@ def test_a_case_no_call_explains_is_unknown_not_a_siblings_type():
                       and calls_to(f, "llvm.memcpy"))
     with pytest.raises(UnknownTypeError):
         ta.analyze(clone_case).copy_layout(calls_to(clone_case, "llvm.memcpy")[0])
+
+
+def test_an_equality_branch_whose_sides_write_a_pointer_and_data_is_a_choice():
+    m = module_from_c("""
+#include <string.h>
+__attribute__((noinline)) void manage(int o, void *dst, const void *src) {
+  if (o == 0) *(const void **)dst = src; else memcpy(dst, src, 16);
+}
+""", "-O2")
+    choice = entry_switch(m.functions["manage"])
+    assert choice is not None and choice.arg.index == 0
+    assert [v for v, _ in choice.cases] == [0]
+
+
+def test_an_early_return_is_not_a_choice():
+    m = module_from_c("""
+__attribute__((noinline)) void scale(int n, double *x, double c) {
+  if (n == 0) return;
+  for (int i = 0; i < n; i++) x[i] *= c;
+}
+""", "-O2")
+    assert entry_switch(m.functions["scale"]) is None

@@ -25,27 +25,27 @@ from enzc.ad.typeanalysis.cases import case_clone, entry_switch, switch_cases
 
 def split_argument_switch(module: Module, fn: Function, types: TypeAnalysis) -> bool:
     """Turn `fn` (a private copy) into a dispatcher over one function per case of
-    its entry `switch`; False (and `fn` unchanged) when it has none."""
-    switch = entry_switch(fn)
-    if switch is None:
+    its entry choice (`entry_switch`); False (and `fn` unchanged) when it has none."""
+    choice = entry_switch(fn)
+    if choice is None:
         return False
     calls: dict[BasicBlock, Function | None] = {}
-    for k, (target, case) in enumerate(switch_cases(fn, switch).items()):
+    for k, (target, case) in enumerate(switch_cases(fn, choice).items()):
         if isinstance(target.instructions[0], Unreachable):  # a value the program never passes
             calls[target] = None
             continue
-        clone = case_clone(fn, switch, target, f"{fn.name}.case{k}", module)
+        clone = case_clone(fn, choice, target, f"{fn.name}.case{k}", module)
         clone.linkage.words = ["internal"]
         types.case_functions[clone.name or ""] = case
         calls[target] = clone
-    condition, default, values = switch.condition, switch.default, switch.cases
     for block in fn.blocks:
         for inst in block.instructions:
             inst.drop_operands()
     fn.blocks = []
     entry = new_block(fn, "dispatch")
     blocks = {target: _call_block(fn, clone) for target, clone in calls.items()}
-    IRBuilder(entry).switch(condition, blocks[default], [(value, blocks[target]) for value, target in values])
+    IRBuilder(entry).switch(choice.arg, blocks[choice.default],
+                            [(value, blocks[target]) for value, target in choice.cases])
     return True
 
 

@@ -25,13 +25,13 @@ their memory).
 from __future__ import annotations
 
 from enzc.ir.datalayout import DataLayout, for_module
-from enzc.ir.instructions import CallBase, Instruction, Switch
+from enzc.ir.instructions import CallBase, Instruction
 from enzc.ir.module import BasicBlock, Function, GlobalVariable, Module
 from enzc.ir.types import VoidType
 from enzc.ir.values import Argument, ConstantExpr, ConstantInt, Value
 
 from enzc.ad.typeanalysis.callers import caller_context
-from enzc.ad.typeanalysis.cases import SwitchCase, case_clone, entry_switch, target_for
+from enzc.ad.typeanalysis.cases import EntryChoice, SwitchCase, case_clone, entry_switch, target_for
 from enzc.ad.typeanalysis.extents import object_extent
 from enzc.ad.typeanalysis.instruction_rules import apply_rule, constant_offset_base
 from enzc.ad.typeanalysis.offsets import TypeSeeds, parse_type_prefix, pointer_provenance
@@ -71,7 +71,7 @@ class TypeAnalysis:
         """Private copies typed for one call site (`assume_arguments`)."""
         self.site_typed: dict[Function, bool] = {}
         """Memo of `synth.site_types.needs_site_types`, per original function."""
-        self._switches: dict[Function, Switch | None] = {}
+        self._switches: dict[Function, EntryChoice | None] = {}
         self._case_views: dict[tuple[Function, BasicBlock], Function] = {}
         self.case_functions: dict[str, SwitchCase] = {}
         """By name (the module's function and the private copies of it), the cases of
@@ -270,7 +270,7 @@ class TypeAnalysis:
             state.update(call, ret_out)
 
     def _case_view(self, callee: Function, call: CallBase) -> Function | None:
-        """The case of `callee`'s entry `switch` that `call`'s constant argument runs,
+        """The case of `callee`'s entry choice that `call`'s constant argument runs,
         as a function of its own (`cases`); None when there is no such switch or
         the argument is not a constant."""
         if callee not in self._switches:

@@ -11,7 +11,8 @@ captured doubles' adjoints were dropped wherever no TBAA showed the conflict
 the operation is an argument, and the entry block is a `switch` on it.
 
 So a call that passes a constant operation is analysed as a call of the one case
-it runs (`case_clone`, a copy whose entry branches there), and a function being
+it runs (`entry_switch` also takes an `if (op == C)` whose sides write a pointer and
+data into one argument's memory) (`case_clone`, a copy whose entry branches there), and a function being
 differentiated is split into one function per case (`synth.switch_cases`), each
 typed by itself and by the calls that may run it (`SwitchCase`).
 """
@@ -21,10 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from enzc.ir.builder import IRBuilder
-from enzc.ir.instructions import CallBase, Instruction, Load, Switch
+from enzc.ir.dominators import DominatorTree
+from enzc.ir.instructions import Br, CallBase, Compare, GetElementPtr, Instruction, Load, Store, Switch
 from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.transforms import clone_function, remove_unreachable_blocks
-from enzc.ir.values import Argument, ConstantInt
+from enzc.ir.types import PointerType
+from enzc.ir.values import Argument, ConstantInt, Value
 
 
 @dataclass(frozen=True)
@@ -52,20 +55,110 @@ _COMPUTES = frozenset({"getelementptr", "bitcast", "addrspacecast", "ptrtoint", 
 """Entry instructions that only compute: every case clone may redo them."""
 
 
-def entry_switch(fn: Function) -> Switch | None:
-    """The `switch` on one of `fn`'s arguments (with at least two distinct targets)
-    that ends an entry block doing nothing else but compute and load (the cases'
-    common loads that the optimizer hoisted: `std::any`'s manager reads the stored
-    pointer first), or None."""
+@dataclass(frozen=True)
+class EntryChoice:
+    """The entry block's choice of a case by the value of argument `arg`: a `switch`,
+    or a branch on `arg == value` (`arg != value`)."""
+
+    terminator: Instruction
+    arg: Argument
+    cases: tuple[tuple[int, BasicBlock], ...]
+    default: BasicBlock
+
+    @property
+    def targets(self) -> list[BasicBlock]:
+        """The distinct blocks chosen, the default's first."""
+        return list(dict.fromkeys([self.default, *(t for _, t in self.cases)]))
+
+    def target_for(self, value: int) -> BasicBlock:
+        return next((t for v, t in self.cases if v == value), self.default)
+
+
+def entry_switch(fn: Function) -> EntryChoice | None:
+    """How the entry block of `fn` picks a case by one argument's value, after doing
+    nothing but compute and load (the cases' common loads that the optimizer
+    hoisted: `std::any`'s manager reads the stored pointer first): a `switch` on the
+    argument (at least two distinct targets), or a branch on its equality with a
+    constant whose two sides write one pointer argument's memory with a pointer
+    and with data (`if (op == ADDRESS) *(void **)dst = src; else memcpy(dst, ...)`:
+    other entry branches, `if (n == 0) return`, keep one analysis). None otherwise."""
     if not fn.blocks:
         return None
     entry = fn.blocks[0]
-    term = entry.terminator
-    if not isinstance(term, Switch) or not isinstance(term.condition, Argument) or len(set(term.successors)) < 2:
-        return None
     if not all(_only_computes(inst) for inst in entry.instructions[:-1]):
         return None
-    return term
+    term = entry.terminator
+    if isinstance(term, Switch):
+        if not isinstance(term.condition, Argument) or len(set(term.successors)) < 2:
+            return None
+        return EntryChoice(term, term.condition, tuple((v.value, t) for v, t in term.cases), term.default)
+    choice = _equality_branch(term)
+    if choice is None or not _writes_differ(fn, choice):
+        return None
+    return choice
+
+
+def _equality_branch(term: Instruction | None) -> EntryChoice | None:
+    if not isinstance(term, Br) or not term.is_conditional:
+        return None
+    cmp = term.condition
+    if not isinstance(cmp, Compare) or cmp.opcode != "icmp" or cmp.predicate not in ("eq", "ne"):
+        return None
+    arg, value = cmp.lhs, cmp.rhs
+    if isinstance(arg, ConstantInt):
+        arg, value = value, arg
+    if not isinstance(arg, Argument) or not isinstance(value, ConstantInt):
+        return None
+    taken, other = term.successors
+    if taken is other:
+        return None
+    if cmp.predicate == "ne":
+        taken, other = other, taken
+    return EntryChoice(term, arg, ((value.value, taken),), other)
+
+
+def _writes_differ(fn: Function, choice: EntryChoice) -> bool:
+    """Whether the blocks only one target reaches write some pointer argument's
+    memory with a pointer on one side and with data on the other."""
+    tree = DominatorTree(fn)
+    kinds: list[dict[Argument, set[str]]] = []
+    for target in choice.targets:
+        if len(target.predecessors) != 1:
+            return False
+        region = [b for b in fn.blocks if tree.dominates(target, b)]
+        kinds.append(_argument_writes(region))
+    return any("pointer" in a.get(arg, ()) and "data" in b.get(arg, ())
+               for a in kinds for b in kinds if a is not b for arg in a)
+
+
+def _argument_writes(blocks: list[BasicBlock]) -> dict[Argument, set[str]]:
+    """Per pointer argument, what the blocks write at constant offsets from it."""
+    out: dict[Argument, set[str]] = {}
+    for block in blocks:
+        for inst in block.instructions:
+            if isinstance(inst, Store):
+                target, kind = inst.ptr, "pointer" if isinstance(inst.value.type, PointerType) else "data"
+            elif isinstance(inst, CallBase) and _is_memory_write(inst):
+                target, kind = inst.args[0], "data"
+            else:
+                continue
+            root = _argument_root(target)
+            if root is not None:
+                out.setdefault(root, set()).add(kind)
+    return out
+
+
+def _is_memory_write(call: CallBase) -> bool:
+    callee = call.called_function
+    name = (callee.name or "") if callee is not None else ""
+    return name.startswith(("llvm.memcpy", "llvm.memmove", "llvm.memset")) and bool(call.args)
+
+
+def _argument_root(ptr: Value) -> Argument | None:
+    """The argument `ptr` is a constant offset from, if any."""
+    while isinstance(ptr, GetElementPtr) and all(isinstance(i, ConstantInt) for i in ptr.indices):
+        ptr = ptr.ptr
+    return ptr if isinstance(ptr, Argument) else None
 
 
 def _only_computes(inst: Instruction) -> bool:
@@ -74,28 +167,26 @@ def _only_computes(inst: Instruction) -> bool:
     return inst.opcode in _COMPUTES
 
 
-def switch_cases(fn: Function, switch: Switch) -> dict[BasicBlock, SwitchCase]:
-    """Each distinct target of `fn`'s entry `switch` and the case it is."""
-    listed = frozenset(v.value for v, _ in switch.cases)
-    return {target: SwitchCase(fn.name or "", switch.condition.index,
-                               frozenset(v.value for v, t in switch.cases if t is target),
-                               target is switch.default, listed)
-            for target in dict.fromkeys(switch.successors)}
+def switch_cases(fn: Function, choice: EntryChoice) -> dict[BasicBlock, SwitchCase]:
+    """Each distinct target of `fn`'s entry choice and the case it is."""
+    listed = frozenset(v for v, _ in choice.cases)
+    return {target: SwitchCase(fn.name or "", choice.arg.index,
+                               frozenset(v for v, t in choice.cases if t is target),
+                               target is choice.default, listed)
+            for target in choice.targets}
 
 
-def target_for(switch: Switch, call: CallBase) -> BasicBlock | None:
-    """The block the entry `switch` goes to for `call`'s constant argument (None: not a constant)."""
-    value = call.args[switch.condition.index]
-    if not isinstance(value, ConstantInt):
-        return None
-    return next((t for v, t in switch.cases if v.value == value.value), switch.default)
+def target_for(choice: EntryChoice, call: CallBase) -> BasicBlock | None:
+    """The block the entry choice goes to for `call`'s constant argument (None: not a constant)."""
+    value = call.args[choice.arg.index]
+    return choice.target_for(value.value) if isinstance(value, ConstantInt) else None
 
 
-def case_clone(fn: Function, switch: Switch, target: BasicBlock, name: str,
+def case_clone(fn: Function, choice: EntryChoice, target: BasicBlock, name: str,
                module: Module | None = None) -> Function:
     """A copy of `fn` (joining `module` when given) whose entry branches to `target` only."""
     case, vmap = clone_function(fn, name, module)
-    copied = vmap[switch]
+    copied = vmap[choice.terminator]
     entry = copied.parent
     kept = vmap[target]
     for succ in dict.fromkeys(copied.successors):
