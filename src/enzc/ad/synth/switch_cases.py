@@ -59,6 +59,8 @@ def _call_block(fn: Function, case: Function | None) -> BasicBlock:
     block = new_block(fn, case.name.rsplit(".", 1)[-1])
     b = IRBuilder(block)
     result = b.call(case, list(fn.args))
+    result.arg_attrs = [a.attrs for a in case.args]  # `sret`, `byval`: the call's ABI is the case's
+    result.cconv = case.cconv
     if isinstance(fn.function_type.ret, VoidType):
         b.ret_void()
     else:
