@@ -138,13 +138,18 @@ def dispatch(ctx: FunctionContext) -> None:
     name = ctx.global_name("m")
     c = ctx.const(0.3, 1.0)
     link = ctx.rng.choice(["__attribute__((noinline))", "static __attribute__((noinline))", "static"])
-    ctx.add_toplevel(f"{link} void {name}(int op, void *dst, const void *src) {{\n"
-                     f"    switch (op) {{\n"
-                     f"    case 0: memcpy(dst, src, sizeof(double)); break;\n"
-                     f"    case 1: *(const void **)dst = src; break;\n"
-                     f"    case 2: {{ double v; memcpy(&v, src, sizeof v); v = {c} * sin(v);"
-                     f" memcpy(dst, &v, sizeof v); break; }}\n"
-                     f"    default: break;\n    }}\n}}\n")
+    transform = f"{{ double v; memcpy(&v, src, sizeof v); v = {c} * sin(v); memcpy(dst, &v, sizeof v); }}"
+    if ctx.chance(0.5):
+        body = (f"    switch (op) {{\n"
+                f"    case 0: memcpy(dst, src, sizeof(double)); break;\n"
+                f"    case 1: *(const void **)dst = src; break;\n"
+                f"    case 2: {transform} break;\n"
+                f"    default: break;\n    }}\n")
+    else:  # the same operations as an if/else chain
+        body = (f"    if (op == 1)\n        *(const void **)dst = src;\n"
+                f"    else if (op == 0)\n        memcpy(dst, src, sizeof(double));\n"
+                f"    else\n        {transform}\n")
+    ctx.add_toplevel(f"{link} void {name}(int op, void *dst, const void *src) {{\n{body}}}\n")
     source = ctx.declare("d", squash(ctx, expression(ctx, 2)).text, 2.0)
     copy, changed, where = ctx.fresh("d"), ctx.fresh("d"), ctx.fresh("dp")
     ctx.emit(f"double {copy}, {changed};")
