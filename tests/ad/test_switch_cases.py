@@ -5,7 +5,7 @@ and by the calls that may run them, never by a sibling case."""
 
 from enzc.ad.synth.switch_cases import split_argument_switch
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
-from enzc.ad.typeanalysis.cases import case_clone, entry_switch, switch_cases
+from enzc.ad.typeanalysis.cases import case_clone, entry_choice, switch_cases
 from enzc.ad.typeanalysis.errors import UnknownTypeError
 from enzc.ir.instructions import Call, Switch
 from enzc.ir.transforms import clone_function
@@ -31,9 +31,9 @@ def _module(caller: str = ""):
     return module_from_c(MANAGER + caller, "-O2", "-fno-strict-aliasing")
 
 
-def test_entry_switch_finds_the_operation_argument():
+def test_entry_choice_finds_the_operation_argument():
     m = _module()
-    choice = entry_switch(m.functions["manage"])
+    choice = entry_choice(m.functions["manage"])
     assert isinstance(choice.terminator, Switch) and choice.arg.index == 0
     cases = switch_cases(m.functions["manage"], choice)
     assert sorted(sorted(c.values) for c in cases.values()) == [[], [0], [1], [2]]
@@ -43,7 +43,7 @@ def test_entry_switch_finds_the_operation_argument():
 def test_a_function_that_does_work_before_its_switch_is_not_split():
     m = module_from_c("int g; int f(int o) { g++; switch (o) { case 0: return 3; case 1: return g; } return 0; }",
                       "-O2")
-    assert entry_switch(m.functions["f"]) is None
+    assert entry_choice(m.functions["f"]) is None
 
 
 def test_loads_before_the_switch_are_redone_by_each_case():
@@ -68,7 +68,7 @@ done:
 }
 """)
     fn = m.functions["manage"]
-    switch = entry_switch(fn)
+    switch = entry_choice(fn)
     assert switch is not None
     case = case_clone(fn, switch, next(t for v, t in switch.cases if v == 0), "manage.address")
     assert [i.opcode for i in case.instructions()] == ["getelementptr", "load", "br", "store", "br", "ret"]
@@ -88,13 +88,13 @@ other:
   ret i32 0
 }
 """)
-    assert entry_switch(m.functions["f"]) is None
+    assert entry_choice(m.functions["f"]) is None
 
 
 def test_a_case_clone_keeps_only_its_case():
     m = _module()
     fn = m.functions["manage"]
-    switch = entry_switch(fn)
+    switch = entry_choice(fn)
     clone_target = next(t for v, t in switch.cases if v == 1)
     case = case_clone(fn, switch, clone_target, "manage.clone")
     names = {(i.called_function.name or "") for i in case.instructions() if isinstance(i, Call)}
@@ -159,7 +159,7 @@ __attribute__((noinline)) void manage(int o, void *dst, const void *src) {
   if (o == 0) *(const void **)dst = src; else memcpy(dst, src, 16);
 }
 """, "-O2")
-    choice = entry_switch(m.functions["manage"])
+    choice = entry_choice(m.functions["manage"])
     assert choice is not None and choice.arg.index == 0
     assert [v for v, _ in choice.cases] == [0]
 
@@ -171,4 +171,4 @@ __attribute__((noinline)) void scale(int n, double *x, double c) {
   for (int i = 0; i < n; i++) x[i] *= c;
 }
 """, "-O2")
-    assert entry_switch(m.functions["scale"]) is None
+    assert entry_choice(m.functions["scale"]) is None

@@ -20,13 +20,13 @@ from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.types import VoidType
 
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
-from enzc.ad.typeanalysis.cases import case_clone, entry_switch, switch_cases
+from enzc.ad.typeanalysis.cases import case_clone, entry_choice, switch_cases
 
 
 def split_argument_switch(module: Module, fn: Function, types: TypeAnalysis) -> bool:
     """Turn `fn` (a private copy) into a dispatcher over one function per case of
-    its entry choice (`entry_switch`); False (and `fn` unchanged) when it has none."""
-    choice = entry_switch(fn)
+    its entry choice (`entry_choice`); False (and `fn` unchanged) when it has none."""
+    choice = entry_choice(fn)
     if choice is None:
         return False
     calls: dict[BasicBlock, Function | None] = {}

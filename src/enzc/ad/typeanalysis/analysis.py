@@ -31,7 +31,7 @@ from enzc.ir.types import VoidType
 from enzc.ir.values import Argument, ConstantExpr, ConstantInt, Value
 
 from enzc.ad.typeanalysis.callers import caller_context
-from enzc.ad.typeanalysis.cases import EntryChoice, SwitchCase, case_clone, entry_switch, target_for
+from enzc.ad.typeanalysis.cases import EntryChoice, SwitchCase, case_clone, entry_choice, target_for
 from enzc.ad.typeanalysis.extents import object_extent
 from enzc.ad.typeanalysis.instruction_rules import apply_rule, constant_offset_base
 from enzc.ad.typeanalysis.offsets import TypeSeeds, parse_type_prefix, pointer_provenance
@@ -274,7 +274,7 @@ class TypeAnalysis:
         as a function of its own (`cases`); None when there is no such switch or
         the argument is not a constant."""
         if callee not in self._switches:
-            self._switches[callee] = entry_switch(callee)
+            self._switches[callee] = entry_choice(callee)
         switch = self._switches[callee]
         target = target_for(switch, call) if switch is not None else None
         if switch is None or target is None:

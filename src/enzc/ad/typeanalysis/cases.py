@@ -1,4 +1,4 @@
-"""Functions that switch on an argument at their entry, seen one case at a time.
+"""Functions that pick a case by an argument at their entry, seen one case at a time.
 
 Type analysis joins what every path of a function does to an argument's memory.
 That is right for a struct whose field always holds a pointer, and wrong for
@@ -8,11 +8,12 @@ lambda's doubles there in another, so the copy looked like a pointer move and th
 captured doubles' adjoints were dropped wherever no TBAA showed the conflict
 (`-fno-strict-aliasing`, AD before optimization). Type-erasing managers
 (`std::function`, `std::any`, hand-written `void *` dispatchers) share the shape:
-the operation is an argument, and the entry block is a `switch` on it.
+the operation is an argument, and the entry block picks a case by it (`switch`, or
+`if (op == C)` with a pointer stored on one side and data written on the other:
+`entry_choice`).
 
 So a call that passes a constant operation is analysed as a call of the one case
-it runs (`entry_switch` also takes an `if (op == C)` whose sides write a pointer and
-data into one argument's memory) (`case_clone`, a copy whose entry branches there), and a function being
+it runs (`case_clone`: a copy whose entry branches there), and a function being
 differentiated is split into one function per case (`synth.switch_cases`), each
 typed by itself and by the calls that may run it (`SwitchCase`).
 """
@@ -74,7 +75,7 @@ class EntryChoice:
         return next((t for v, t in self.cases if v == value), self.default)
 
 
-def entry_switch(fn: Function) -> EntryChoice | None:
+def entry_choice(fn: Function) -> EntryChoice | None:
     """How the entry block of `fn` picks a case by one argument's value, after doing
     nothing but compute and load (the cases' common loads that the optimizer
     hoisted: `std::any`'s manager reads the stored pointer first): a `switch` on the
