@@ -31,7 +31,7 @@ UNIT = 8
 XFAIL: dict[str, str] = {}
 
 
-PINNED_SHA256 = "002b825026c1c8cf810ca26aef6cabdf0b2591f1dbbabdd2804b2622d9847bce"
+PINNED_SHA256 = "b4a741b21609af6d7d22a9d698c0d7c250dafe5f6bb30ef11784fdb47aed9638"
 """sha256 of the code of seeds 1..100. The campaign figures in docs/reliability.md are
 for this generator: a change that alters programs must update this value and say in
 the docs that the figures were measured with an earlier generator (or rerun them)."""
@@ -57,7 +57,7 @@ def test_every_feature_is_drawn() -> None:
 def test_only_and_without_select_features() -> None:
     fn = generate(5, select(only=["loop_const"]))
     assert set(fn.features) == {"loop_const"}
-    assert all("memcpy" not in generate(s, select(without=["memops", "struct", "record"])).code
+    assert all("memcpy" not in generate(s, select(without=["memops", "struct", "record", "dispatch"])).code
                for s in range(40))
     with pytest.raises(ValueError):
         select(only=["no_such_feature"])
