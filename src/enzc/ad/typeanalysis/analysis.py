@@ -71,11 +71,11 @@ class TypeAnalysis:
         """Private copies typed for one call site (`assume_arguments`)."""
         self.site_typed: dict[Function, bool] = {}
         """Memo of `synth.site_types.needs_site_types`, per original function."""
-        self._switches: dict[Function, EntryChoice | None] = {}
+        self._choices: dict[Function, EntryChoice | None] = {}
         self._case_views: dict[tuple[Function, BasicBlock], Function] = {}
         self.case_functions: dict[str, SwitchCase] = {}
         """By name (the module's function and the private copies of it), the cases of
-        a function split at its entry `switch` (`synth.switch_cases`):
+        a function split at its entry choice (`synth.switch_cases`):
         a call to one is analysed in its caller's context and joins nothing back, so
         facts of one case never type another; its call sites are those of the
         function it came from that may run it."""
@@ -156,7 +156,7 @@ class TypeAnalysis:
         """Drop what is known of `fn`, whose body changed (the engine rewrites the
         private copy it differentiates between analyses)."""
         self._cache = {k: r for k, r in self._cache.items() if k[0] is not fn}
-        for memo in (self._provenance, self._contexts, self._summaries, self._strings, self._switches):
+        for memo in (self._provenance, self._contexts, self._summaries, self._strings, self._choices):
             memo.pop(fn, None)
         self._case_views = {k: v for k, v in self._case_views.items() if k[0] is not fn}
         self._copy_bounds.clear()  # a rewritten body may pass other pointers
@@ -271,17 +271,17 @@ class TypeAnalysis:
 
     def _case_view(self, callee: Function, call: CallBase) -> Function | None:
         """The case of `callee`'s entry choice that `call`'s constant argument runs,
-        as a function of its own (`cases`); None when there is no such switch or
-        the argument is not a constant."""
-        if callee not in self._switches:
-            self._switches[callee] = entry_choice(callee)
-        switch = self._switches[callee]
-        target = target_for(switch, call) if switch is not None else None
-        if switch is None or target is None:
+        as a function of its own (`cases`); None when `callee` has no such choice
+        or the argument is not a constant."""
+        if callee not in self._choices:
+            self._choices[callee] = entry_choice(callee)
+        choice = self._choices[callee]
+        target = target_for(choice, call) if choice is not None else None
+        if choice is None or target is None:
             return None
         key = (callee, target)
         if key not in self._case_views:
-            self._case_views[key] = case_clone(callee, switch, target, callee.name or "")
+            self._case_views[key] = case_clone(callee, choice, target, callee.name or "")
         return self._case_views[key]
 
     def copy_bound(self, call: CallBase) -> int | None:
