@@ -34,7 +34,7 @@ def _module(caller: str = ""):
 def test_entry_choice_finds_the_operation_argument():
     m = _module()
     choice = entry_choice(m.functions["manage"])
-    assert isinstance(choice.terminator, Switch) and choice.arg.index == 0
+    assert isinstance(choice.terminator, Switch) and choice.arg == 0
     cases = switch_cases(m.functions["manage"], choice)
     assert sorted(sorted(c.values) for c in cases.values()) == [[], [0], [1], [2]]
     assert [c.default for c in cases.values()].count(True) == 1
@@ -160,7 +160,7 @@ __attribute__((noinline)) void manage(int o, void *dst, const void *src) {
 }
 """, "-O2")
     choice = entry_choice(m.functions["manage"])
-    assert choice is not None and choice.arg.index == 0
+    assert choice is not None and choice.arg == 0
     assert [v for v, _ in choice.cases] == [0]
 
 
@@ -172,3 +172,20 @@ __attribute__((noinline)) void scale(int n, double *x, double c) {
 }
 """, "-O2")
     assert entry_choice(m.functions["scale"]) is None
+
+
+def test_a_switch_on_a_loaded_operation_is_a_choice_by_no_argument():
+    m = module_from_c("""
+#include <string.h>
+typedef struct { int op; void *dst; const void *src; } Cmd;
+__attribute__((noinline)) void manage(const Cmd *c) {
+  switch (c->op) {
+  case 0: *(const void **)c->dst = c->src; break;
+  case 1: memcpy(c->dst, c->src, 16); break;
+  }
+}
+""", "-O2")
+    choice = entry_choice(m.functions["manage"])
+    assert choice is not None and choice.arg is None
+    cases = switch_cases(m.functions["manage"], choice)
+    assert all(case.arg is None for case in cases.values())

@@ -1,8 +1,9 @@
-"""A function being differentiated that switches on an argument at its entry,
-split into one function per case (`typeanalysis.cases` says why).
+"""A function being differentiated whose entry picks a case by an argument or a
+value it loads, split into one function per case (`typeanalysis.cases` says why).
 
-The private copy becomes a dispatcher that calls `<name>.case<k>`, a clone whose
-entry branches to that case alone; type analysis analyses those calls in the
+The private copy becomes a dispatcher (its entry block, then a `switch` on the
+chosen value) that calls `<name>.case<k>`, a clone whose entry branches to that
+case alone; type analysis analyses those calls in the
 dispatcher's own context and joins nothing back (`TypeAnalysis.case_functions`),
 so a case's instructions are typed by that case and by the calls of the original
 function that may run it, never by a sibling case. Where a case cannot be typed
@@ -38,13 +39,14 @@ def split_argument_switch(module: Module, fn: Function, types: TypeAnalysis) -> 
         clone.linkage.words = ["internal"]
         types.case_functions[clone.name or ""] = case
         calls[target] = clone
-    for block in fn.blocks:
+    entry = fn.blocks[0]  # kept: it computes the value the choice is made by
+    for block in fn.blocks[1:]:
         for inst in block.instructions:
             inst.drop_operands()
-    fn.blocks = []
-    entry = new_block(fn, "dispatch")
+    choice.terminator.erase()
+    fn.blocks = [entry]
     blocks = {target: _call_block(fn, clone) for target, clone in calls.items()}
-    IRBuilder(entry).switch(choice.arg, blocks[choice.default],
+    IRBuilder(entry).switch(choice.condition, blocks[choice.default],
                             [(value, blocks[target]) for value, target in choice.cases])
     return True
 

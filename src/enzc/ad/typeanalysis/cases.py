@@ -37,14 +37,15 @@ class SwitchCase:
     `arg`) that runs for `values`, or with `default`, for any value not `listed`."""
 
     source: str
-    arg: int
+    arg: int | None
+    """None: the choice is by a value the function computes (every call may run the case)."""
     values: frozenset[int]
     default: bool
     listed: frozenset[int]
 
     def reached_by(self, call: CallBase) -> bool:
         """Whether `call` (of `source`) may run this case."""
-        value = call.args[self.arg] if self.arg < len(call.args) else None
+        value = call.args[self.arg] if self.arg is not None and self.arg < len(call.args) else None
         if not isinstance(value, ConstantInt):
             return True
         return value.value in self.values or (self.default and value.value not in self.listed)
@@ -58,13 +59,19 @@ _COMPUTES = frozenset({"getelementptr", "bitcast", "addrspacecast", "ptrtoint", 
 
 @dataclass(frozen=True)
 class EntryChoice:
-    """The entry block's choice of a case by the value of argument `arg`: a `switch`,
-    or a branch on `arg == value` (`arg != value`)."""
+    """The entry block's choice of a case by the value of `condition` (an argument,
+    or a value the entry block computes or loads: `switch (cmd->op)`): a `switch`,
+    or a branch on `condition == value` (`!=`)."""
 
     terminator: Instruction
-    arg: Argument
+    condition: Value
     cases: tuple[tuple[int, BasicBlock], ...]
     default: BasicBlock
+
+    @property
+    def arg(self) -> int | None:
+        """The index of the argument the choice is made by (None: a computed value)."""
+        return self.condition.index if isinstance(self.condition, Argument) else None
 
     @property
     def targets(self) -> list[BasicBlock]:
@@ -76,13 +83,14 @@ class EntryChoice:
 
 
 def entry_choice(fn: Function) -> EntryChoice | None:
-    """How the entry block of `fn` picks a case by one argument's value, after doing
-    nothing but compute and load (the cases' common loads that the optimizer
-    hoisted: `std::any`'s manager reads the stored pointer first): a `switch` on the
-    argument (at least two distinct targets), or a branch on its equality with a
-    constant whose two sides write one pointer argument's memory with a pointer
-    and with data (`if (op == ADDRESS) *(void **)dst = src; else memcpy(dst, ...)`:
-    other entry branches, `if (n == 0) return`, keep one analysis). None otherwise."""
+    """How the entry block of `fn` picks a case by one value, after doing nothing
+    but compute and load (the cases' common loads that the optimizer hoisted:
+    `std::any`'s manager reads the stored pointer first): a `switch` on an argument
+    or on a value the entry computes (at least two distinct targets), or a branch on
+    its equality with a constant whose two sides write one object's memory with a
+    pointer and with data (`if (op == ADDRESS) *(void **)dst = src; else memcpy(dst,
+    ...)`: other entry branches, `if (n == 0) return`, keep one analysis). None
+    otherwise."""
     if not fn.blocks:
         return None
     entry = fn.blocks[0]
@@ -90,13 +98,18 @@ def entry_choice(fn: Function) -> EntryChoice | None:
         return None
     term = entry.terminator
     if isinstance(term, Switch):
-        if not isinstance(term.condition, Argument) or len(set(term.successors)) < 2:
+        if not _chosen_by(term.condition, entry) or len(set(term.successors)) < 2:
             return None
         return EntryChoice(term, term.condition, tuple((v.value, t) for v, t in term.cases), term.default)
     choice = _equality_branch(term)
-    if choice is None or not _writes_differ(fn, choice):
+    if choice is None or not _chosen_by(choice.condition, entry) or not _writes_differ(fn, choice):
         return None
     return choice
+
+
+def _chosen_by(condition: Value, entry: BasicBlock) -> bool:
+    """An argument, or a value the entry block itself computes."""
+    return isinstance(condition, Argument) or (isinstance(condition, Instruction) and condition.parent is entry)
 
 
 def _equality_branch(term: Instruction | None) -> EntryChoice | None:
@@ -105,36 +118,37 @@ def _equality_branch(term: Instruction | None) -> EntryChoice | None:
     cmp = term.condition
     if not isinstance(cmp, Compare) or cmp.opcode != "icmp" or cmp.predicate not in ("eq", "ne"):
         return None
-    arg, value = cmp.lhs, cmp.rhs
-    if isinstance(arg, ConstantInt):
-        arg, value = value, arg
-    if not isinstance(arg, Argument) or not isinstance(value, ConstantInt):
+    condition, value = cmp.lhs, cmp.rhs
+    if isinstance(condition, ConstantInt):
+        condition, value = value, condition
+    if not isinstance(value, ConstantInt):
         return None
     taken, other = term.successors
     if taken is other:
         return None
     if cmp.predicate == "ne":
         taken, other = other, taken
-    return EntryChoice(term, arg, ((value.value, taken),), other)
+    return EntryChoice(term, condition, ((value.value, taken),), other)
 
 
 def _writes_differ(fn: Function, choice: EntryChoice) -> bool:
-    """Whether the blocks only one target reaches write some pointer argument's
-    memory with a pointer on one side and with data on the other."""
+    """Whether the blocks only one target reaches write some object reached from
+    the arguments with a pointer on one side and with data on the other."""
     tree = DominatorTree(fn)
-    kinds: list[dict[Argument, set[str]]] = []
+    kinds: list[dict[tuple, set[str]]] = []
     for target in choice.targets:
         if len(target.predecessors) != 1:
             return False
         region = [b for b in fn.blocks if tree.dominates(target, b)]
-        kinds.append(_argument_writes(region))
-    return any("pointer" in a.get(arg, ()) and "data" in b.get(arg, ())
-               for a in kinds for b in kinds if a is not b for arg in a)
+        kinds.append(_object_writes(region))
+    return any("pointer" in a.get(key, ()) and "data" in b.get(key, ())
+               for a in kinds for b in kinds if a is not b for key in a)
 
 
-def _argument_writes(blocks: list[BasicBlock]) -> dict[Argument, set[str]]:
-    """Per pointer argument, what the blocks write at constant offsets from it."""
-    out: dict[Argument, set[str]] = {}
+def _object_writes(blocks: list[BasicBlock]) -> dict[tuple, set[str]]:
+    """Per object reached from an argument (`_object_key`), what the blocks write
+    into it: a pointer, or data."""
+    out: dict[tuple, set[str]] = {}
     for block in blocks:
         for inst in block.instructions:
             if isinstance(inst, Store):
@@ -143,9 +157,9 @@ def _argument_writes(blocks: list[BasicBlock]) -> dict[Argument, set[str]]:
                 target, kind = inst.args[0], "data"
             else:
                 continue
-            root = _argument_root(target)
-            if root is not None:
-                out.setdefault(root, set()).add(kind)
+            key = _object_key(target)
+            if key is not None:
+                out.setdefault(key, set()).add(kind)
     return out
 
 
@@ -155,11 +169,22 @@ def _is_memory_write(call: CallBase) -> bool:
     return name.startswith(("llvm.memcpy", "llvm.memmove", "llvm.memset")) and bool(call.args)
 
 
-def _argument_root(ptr: Value) -> Argument | None:
-    """The argument `ptr` is a constant offset from, if any."""
+def _object_key(ptr: Value, depth: int = 0) -> tuple | None:
+    """Which object `ptr` points into, as the path from an argument: the argument
+    itself past constant offsets, or a pointer loaded from such an object (`c->dst`
+    in either side loads the same field); None for anything else."""
     while isinstance(ptr, GetElementPtr) and all(isinstance(i, ConstantInt) for i in ptr.indices):
         ptr = ptr.ptr
-    return ptr if isinstance(ptr, Argument) else None
+    if isinstance(ptr, Argument):
+        return ("arg", ptr.index)
+    if isinstance(ptr, Load) and depth < _MAX_LOADS:
+        inner = _object_key(ptr.ptr, depth + 1)
+        return ("load", inner) if inner is not None else None
+    return None
+
+
+_MAX_LOADS = 4
+"""Loads followed from an argument to the written object."""
 
 
 def _only_computes(inst: Instruction) -> bool:
@@ -171,15 +196,16 @@ def _only_computes(inst: Instruction) -> bool:
 def switch_cases(fn: Function, choice: EntryChoice) -> dict[BasicBlock, SwitchCase]:
     """Each distinct target of `fn`'s entry choice and the case it is."""
     listed = frozenset(v for v, _ in choice.cases)
-    return {target: SwitchCase(fn.name or "", choice.arg.index,
+    return {target: SwitchCase(fn.name or "", choice.arg,
                                frozenset(v for v, t in choice.cases if t is target),
                                target is choice.default, listed)
             for target in choice.targets}
 
 
 def target_for(choice: EntryChoice, call: CallBase) -> BasicBlock | None:
-    """The block the entry choice goes to for `call`'s constant argument (None: not a constant)."""
-    value = call.args[choice.arg.index]
+    """The block the entry choice goes to for `call`'s constant argument (None: the
+    choice is not by an argument, or the call passes no constant)."""
+    value = call.args[choice.arg] if choice.arg is not None else None
     return choice.target_for(value.value) if isinstance(value, ConstantInt) else None
 
 
