@@ -86,8 +86,10 @@ CASES = {
     "aligned_realloc_compare": Case(DIAG / "aligned_realloc_compare.c", ("aligned by integer arithmetic",
                                                                           "compared", "aligned_alloc")),
     "type_erased_manager": Case(DIAG / "type_erased_manager.c", ("cannot tell whether", "floating-point")),
-    "type_erased_manager_if": Case(DIAG / "type_erased_manager_if.c", ("cannot tell whether", "floating-point")),
-    "type_erased_manager_cmd": Case(DIAG / "type_erased_manager_cmd.c", ("cannot tell whether", "floating-point")),
+    "type_erased_manager_if": Case(DIAG / "type_erased_manager.c", ("cannot tell whether", "floating-point"),
+                                   ("-DIF_ELSE",)),
+    "type_erased_manager_cmd": Case(DIAG / "type_erased_manager.c", ("cannot tell whether", "floating-point"),
+                                    ("-DCOMMAND_RECORD",)),
     "std_variant_vector": Case(DIAG / "std_variant_vector.cpp", ("memcpy", "conflicting types")),
     "std_function_assign": Case(DIAG / "std_function_assign.cpp", ("memcpy", "cannot deduce the type")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark

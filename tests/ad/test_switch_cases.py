@@ -3,7 +3,7 @@
 sees only the case it runs, and a split function's cases are typed by themselves
 and by the calls that may run them, never by a sibling case."""
 
-from enzc.ad.synth.switch_cases import split_argument_switch
+from enzc.ad.synth.switch_cases import split_entry_choice
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.cases import case_clone, entry_choice, switch_cases
 from enzc.ad.typeanalysis.errors import UnknownTypeError
@@ -131,7 +131,7 @@ double use(double x, double y, const double **where) {
 """)
     ta = TypeAnalysis(m)
     original, _ = clone_function(m.functions["manage"], "manage")
-    assert split_argument_switch(m, original, ta)
+    assert split_entry_choice(m, original, ta)
     calls = [i for i in original.instructions() if isinstance(i, Call)]
     assert len(calls) == 4  # three cases and the default
     clone_case = next(c.called_function for c in calls
@@ -145,7 +145,7 @@ def test_a_case_no_call_explains_is_unknown_not_a_siblings_type():
     m = _module()
     ta = TypeAnalysis(m)
     original, _ = clone_function(m.functions["manage"], "manage")
-    split_argument_switch(m, original, ta)
+    split_entry_choice(m, original, ta)
     clone_case = next(f for name, f in m.functions.items() if name.startswith("manage.case")
                       and calls_to(f, "llvm.memcpy"))
     with pytest.raises(UnknownTypeError):

@@ -29,7 +29,7 @@ from enzc.ad.synth.pair_results import lower_pair_results
 from enzc.ad.synth.parallel_prepare import prepare_parallel
 from enzc.ad.synth.preprocess import prepare
 from enzc.ad.synth.site_types import SiteContext
-from enzc.ad.synth.switch_cases import split_argument_switch
+from enzc.ad.synth.switch_cases import split_entry_choice
 from enzc.ad.synth.vector_reductions import lower_vector_reductions
 from enzc.ad.synth.x86_intrinsics import lower_x86_intrinsics
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
@@ -52,7 +52,7 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
     _reject_nonlocal_jumps(module, fn)
     try:
         original, _ = prepare(fn)
-        split_argument_switch(module, original, types)
+        split_entry_choice(module, original, types)
         if site is not None:
             site.apply(types, original)
         prepare_parallel(original, module)

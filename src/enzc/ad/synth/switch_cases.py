@@ -24,7 +24,7 @@ from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.cases import case_clone, entry_choice, switch_cases
 
 
-def split_argument_switch(module: Module, fn: Function, types: TypeAnalysis) -> bool:
+def split_entry_choice(module: Module, fn: Function, types: TypeAnalysis) -> bool:
     """Turn `fn` (a private copy) into a dispatcher over one function per case of
     its entry choice (`entry_choice`); False (and `fn` unchanged) when it has none."""
     choice = entry_choice(fn)

@@ -22,8 +22,8 @@ from enzc.ir.values import Value
 
 from enzc.ad.rules.dsl import type_suffix
 
-_ARITHMETIC = {"fadd": "fadd", "fmul": "fmul"}
-"""Reductions with a start value: the instruction combining two lanes."""
+_ARITHMETIC = frozenset({"fadd", "fmul"})
+"""Reductions with a start value, named as the instruction combining two lanes."""
 _EXTREMA = {"fmax": "maxnum", "fmin": "minnum", "fmaximum": "maximum", "fminimum": "minimum"}
 """Reductions of the lanes alone: the intrinsic combining two lanes."""
 _PREFIX = "llvm.vector.reduce."
@@ -46,7 +46,7 @@ def lower_vector_reductions(module: Module, fn: Function) -> None:
         if kind in _ARITHMETIC:
             result = call.args[0]
             for lane in lanes:
-                result = b.binop(_ARITHMETIC[kind], result, lane, flags=call.flags)
+                result = b.binop(kind, result, lane, flags=call.flags)
         else:
             pick = _intrinsic(module, _EXTREMA[kind], call.type)
             result = lanes[0]

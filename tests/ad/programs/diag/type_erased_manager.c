@@ -1,11 +1,14 @@
 // Diagnostic: a hand-written type-erased value (a C `any`): 8 bytes of storage and
 // a manager reached through a function pointer, which stores an address into its
-// destination for one operation and copies the stored double for another. Type
-// analysis joined both cases, so the copy looked like a pointer move: the
-// gradient was silently zero at every -O level (ClangEnzyme-19 too). Each case is
-// now typed on its own, and nothing in reach says what the copied bytes are (only
-// the caller reads them, through a pointer the manager returned): a compile-time
-// error at the copy, never a guess.
+// destination for one operation and copies the stored double for another. The
+// manager picks the operation by a `switch` on its argument; with -DIF_ELSE by an
+// if/else; with -DCOMMAND_RECORD it switches on the operation read from a command
+// record (a loaded value, not an argument). Type analysis joined both operations,
+// so the copy looked like a pointer move: the gradient was silently zero at every
+// -O level in all three forms (ClangEnzyme-19 too). Each operation is now typed on
+// its own, and nothing in reach says what the copied bytes are (only the caller
+// reads them, through a pointer the manager returned): a compile-time error at the
+// copy, never a guess.
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,26 +18,53 @@ void __enzyme_autodiff(void *, ...);
 
 enum op { ADDRESS, CLONE };
 
+#ifdef COMMAND_RECORD
+typedef struct { enum op o; void *dst; const void *src; } Cmd;
+typedef void Manager(const Cmd *);
+static void manage_pair(const Cmd *c) {
+    enum op o = c->o;
+    void *dst = c->dst;
+    const void *src = c->src;
+#else
+typedef void Manager(enum op, void *, const void *);
+static void manage_pair(enum op o, void *dst, const void *src) {
+#endif
+#ifdef IF_ELSE
+    if (o == ADDRESS) {
+        *(const void **)dst = src;
+        return;
+    }
+#else
+    switch (o) {
+    case ADDRESS: *(const void **)dst = src; return;
+    case CLONE: break;
+    }
+#endif
+    memcpy(dst, src, 8); /* DIAG-LINE */
+}
+
 typedef struct {
     unsigned char storage[8];
-    void (*manage)(enum op, void *dst, const void *src);
+    Manager *manage;
 } Any;
 
-static void manage_pair(enum op o, void *dst, const void *src) {
-    switch (o) {
-    case ADDRESS: *(const void **)dst = src; break;
-    case CLONE: memcpy(dst, src, 8); break; /* DIAG-LINE */
-    }
+static void call_manager(const Any *a, enum op o, void *dst, const void *src) {
+#ifdef COMMAND_RECORD
+    Cmd c = {o, dst, src};
+    a->manage(&c);
+#else
+    a->manage(o, dst, src);
+#endif
 }
 
 __attribute__((noinline)) static void any_copy(Any *dst, const Any *src) {
-    src->manage(CLONE, dst->storage, src->storage);
+    call_manager(src, CLONE, dst->storage, src->storage);
     dst->manage = src->manage;
 }
 
 __attribute__((noinline)) static const double *any_pair(const Any *a) {
     const double *p;
-    a->manage(ADDRESS, &p, a->storage);
+    call_manager(a, ADDRESS, &p, a->storage);
     return p;
 }
 
