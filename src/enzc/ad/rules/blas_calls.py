@@ -41,6 +41,9 @@ class Known(Operand):
 
     value: Value
     role: str
+    address: Value | None = None
+    """cuBLAS: the memory `value` was read from, handed as is to a routine that takes a
+    float by pointer (the pointer mode decides whether it is host or device memory)."""
 
     def scalar(self, b: IRBuilder, blas: BlasCallee, role: str, ty: Type) -> Value:
         return coerce(b, self.value, ty)
@@ -241,6 +244,8 @@ def _argument(b: IRBuilder, blas: BlasCallee, target: Type, v: Value | Operand, 
     if role == "array":
         return v  # type: ignore[return-value]
     by_ref = isinstance(target, PointerType)
+    if by_ref and isinstance(v, Known) and v.address is not None:
+        return v.address
     if role == "info":  # LAPACK's status, an output
         status = ConstantInt(I64 if "64" in blas.suffix else I32, 0)
         return by_reference(b, status) if by_ref else ConstantInt(target, 0)  # type: ignore[arg-type]
@@ -271,12 +276,24 @@ def by_reference(b: IRBuilder, value: Value) -> Value:
 def routine_function(module: Module, blas: BlasCallee, primal: Function, routine: str) -> Function:
     """The module's function for `routine` in `blas`'s ABI, declared if missing."""
     name = blas.name_of(routine)
-    fn = module.get_function(name)
+    fn = module.get_function(name) or _cublas_twin(module, blas, routine)
     if fn is not None:
         if blas_callee(fn) is None:
-            raise ValueError(f"'{name}' is declared with a signature that is not BLAS's")
+            raise ValueError(f"'{fn.name}' is declared with a signature that is not BLAS's")
         return fn
     return get_or_insert_function(module, name, _declared_type(blas, primal, routine))
+
+
+def _cublas_twin(module: Module, blas: BlasCallee, routine: str) -> Function | None:
+    """cuBLAS names its handle API both `cublasDcopy_v2` and, through cublas_v2.h's
+    macros, `cublasDcopy`; the legacy `cublasDcopy` (no handle) shares the second name.
+    When the module has only the other spelling, use it if it takes a handle."""
+    if not blas.cublas:
+        return None
+    twin = f"cublas{blas.letter.upper()}{routine}{'' if blas.suffix else '_v2'}"
+    fn = module.get_function(twin)
+    found = blas_callee(fn)
+    return fn if found is not None and found.cublas else None
 
 
 def _declared_type(blas: BlasCallee, primal: Function, routine: str) -> FunctionType:

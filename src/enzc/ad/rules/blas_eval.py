@@ -66,6 +66,9 @@ class BlasEnv(Protocol):
     def result_adjoint(self) -> Value:
         """Reverse: the adjoint of the result."""
 
+    def result_adjoint_address(self) -> Value | None:
+        """Reverse, cuBLAS: the memory the result's adjoint is read from (None: a value)."""
+
     def error(self, what: str, hint: str | None = None) -> ADError: ...
 
     def inactive(self, name: str) -> Value | None:
@@ -186,7 +189,7 @@ class Evaluator:
         if name == "ret":
             return Known(env.result(), "fp")
         if name == "dret":
-            return Known(env.result_adjoint(), "fp")
+            return Known(env.result_adjoint(), "fp", env.result_adjoint_address())
         p = env.blas.routine.param(name)
         if p.is_array:
             return env.array(name)

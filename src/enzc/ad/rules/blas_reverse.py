@@ -27,12 +27,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from enzc.ir.builder import IRBuilder
+from enzc.ir.builder import IRBuilder, get_or_insert_function
 from enzc.ir.instructions import CallBase
 from enzc.ir.libc import declare
-from enzc.ir.module import BasicBlock, Module
-from enzc.ir.types import I8, I32, I64, FloatType, PointerType
-from enzc.ir.values import Value, const_fp
+from enzc.ir.module import BasicBlock, Function, Module
+from enzc.ir.types import I8, I32, I64, PTR, FloatType, FunctionType, PointerType
+from enzc.ir.values import ConstantInt, Value, const_fp
 
 from enzc.ad.analysis.calls import CallKind, classify
 from enzc.ad.analysis.gradient_state import GradientState
@@ -115,6 +115,7 @@ class _Env:
         self.b: IRBuilder = gu.b
         self.module: Module = gu.module
         self._dret: Value | None = None
+        self._dret_address: Value | None = None
         self._inactive: dict[str, Value | None] = {}
 
     def _arg(self, name: str) -> Value:
@@ -175,14 +176,22 @@ class _Env:
         return self._fwd(self.call)
 
     def result_adjoint(self) -> Value:
-        if self._dret is None and self.blas.result_ptr:  # cuBLAS: *result's adjoint, taken (zeroed)
-            slot = self.shadow("result")
-            b = self.b
-            self._dret = b.load(FloatType(self.blas.kind), slot, "blas.dret")
-            b.store(const_fp(FloatType(self.blas.kind), 0.0), slot)
+        if self._dret is None and self.blas.result_ptr:  # cuBLAS: *result's adjoint, cleared by `release`
+            self._dret_address = self.shadow("result")
+            self._dret = self.b.load(FloatType(self.blas.kind), self._dret_address, "blas.dret")
         elif self._dret is None:
             self._dret = self.gu.take_adjoint(self.call)
         return self._dret
+
+    def result_adjoint_address(self) -> Value | None:
+        self.result_adjoint()
+        return self._dret_address
+
+    def release(self) -> None:
+        """cuBLAS: the result's adjoint, read by the rule, is taken (zeroed) after it."""
+        if self._dret_address is not None:
+            handle = self._fwd(self.call.args[0])
+            clear_cublas_scalar(self.b, self.module, handle, self._dret_address, FloatType(self.blas.kind))
 
     def error(self, what: str, hint: str | None = None) -> ADError:
         return self.gu.error(self.call, what, hint)
@@ -302,6 +311,44 @@ def _arrays_to_copy(gu: GradientState, call: CallBase, blas: BlasCallee, rule: B
     return before, after
 
 
+CUBLAS_POINTER_MODE_DEVICE = 1
+"""cuBLAS's `cublasPointerMode_t` value for scalars in device memory (host is 0)."""
+
+
+def clear_cublas_scalar(b: IRBuilder, module: Module, handle: Value, address: Value, fp: FloatType) -> None:
+    """`*address = 0` for a float cuBLAS reads or writes by pointer: in device memory
+    (`cudaMemset`) when the handle's pointer mode says so, else with a store.
+
+    Both functions are weak references unless the program has them, so a program
+    without the CUDA runtime links: without `cublasGetPointerMode_v2` the mode is
+    taken as device exactly when the program has `cudaMemset` (as Enzyme clears it)."""
+    get_mode = _weak_function(module, "cublasGetPointerMode_v2", FunctionType(I32, (PTR, PTR)))
+    memset = _weak_function(module, "cudaMemset", FunctionType(I32, (PTR, I32, I64)))
+    null = b.const_null()
+    with b.goto_entry_allocas():
+        mode = b.alloca(I32, name="cublas.mode")
+    has_memset = b.icmp("ne", memset, null, "cublas.has_memset")
+    b.store(b.zext(has_memset, I32), mode)  # CUBLAS_POINTER_MODE_HOST is 0, _DEVICE 1
+    with b.if_then(b.icmp("ne", get_mode, null, "cublas.has_mode")):
+        b.call(get_mode, [handle, mode])
+    device = b.icmp("eq", b.load(I32, mode, "cublas.mode"), ConstantInt(I32, CUBLAS_POINTER_MODE_DEVICE))
+    with b.if_else(device) as (on_device, on_host):
+        with on_device:
+            b.call(memset, [address, ConstantInt(I32, 0), ConstantInt(I64, fp.bits // 8)])
+        with on_host:
+            b.store(const_fp(fp, 0.0), address)
+
+
+def _weak_function(module: Module, name: str, ftype: FunctionType) -> Function:
+    """The program's `name`, or a weak declaration of it (null if nothing defines it)."""
+    fn = module.get_function(name)
+    if fn is not None:
+        return fn
+    fn = get_or_insert_function(module, name, ftype)
+    fn.linkage.words = ["extern_weak"]
+    return fn
+
+
 def reverse_blas_call(gu: GradientState, call: CallBase) -> None:
     """The adjoint of `call` at the builder's reverse position, then its caches freed."""
     blas, rule = rule_of(gu, call)
@@ -312,6 +359,7 @@ def reverse_blas_call(gu: GradientState, call: CallBase) -> None:
     if gu.runtime_activity and gu.has_adjoint(call):
         env.result_adjoint()  # taken before any run-time check branches (items share it)
     Evaluator(env).run(rule.reverse_items)
+    env.release()
     if gu.lane != gu.width - 1:
         return  # enzyme_width: every lane reads the caches, the last frees them
     free = declare(gu.module, "free")
