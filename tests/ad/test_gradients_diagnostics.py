@@ -90,6 +90,17 @@ CASES = {
                                    ("-DIF_ELSE",)),
     "type_erased_manager_cmd": Case(DIAG / "type_erased_manager.c", ("cannot tell whether", "floating-point"),
                                     ("-DCOMMAND_RECORD",)),
+    # the choice after a write (a call counter) or behind a null check: a silent zero before
+    "type_erased_manager_counted": Case(DIAG / "type_erased_manager.c", ("cannot tell whether", "floating-point"),
+                                        ("-DCOUNTED",)),
+    "type_erased_manager_checked_if": Case(DIAG / "type_erased_manager.c", ("cannot tell whether", "floating-point"),
+                                           ("-DCHECKED", "-DIF_ELSE")),
+    "type_erased_manager_checked_cmd": Case(DIAG / "type_erased_manager.c",
+                                            ("cannot tell whether", "floating-point"),
+                                            ("-DCHECKED", "-DCOMMAND_RECORD")),
+    "type_erased_manager_counted_cmd": Case(DIAG / "type_erased_manager.c",
+                                            ("cannot tell whether", "floating-point"),
+                                            ("-DCOUNTED", "-DCOMMAND_RECORD")),
     "std_variant_vector": Case(DIAG / "std_variant_vector.cpp", ("memcpy", "conflicting types")),
     "std_function_assign": Case(DIAG / "std_function_assign.cpp", ("memcpy", "cannot deduce the type")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark

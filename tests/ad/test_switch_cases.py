@@ -1,13 +1,14 @@
-"""Functions that switch on an argument at entry, typed one case at a time
-(`typeanalysis.cases`, `synth.switch_cases`): a call with a constant operation
-sees only the case it runs, and a split function's cases are typed by themselves
-and by the calls that may run them, never by a sibling case."""
+"""Functions that pick a case by a value fixed at their entry, typed one case at a
+time (`typeanalysis.cases`, `synth.switch_cases`): a call with a constant
+operation sees only the case it runs, and a split function's cases are typed by
+themselves and by the calls that may run them, never by a sibling case. A split
+function's work before its choice is done once, by the case."""
 
 from enzc.ad.synth.switch_cases import split_entry_choice
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
 from enzc.ad.typeanalysis.cases import case_clone, entry_choice, switch_cases
 from enzc.ad.typeanalysis.errors import UnknownTypeError
-from enzc.ir.instructions import Call, Switch
+from enzc.ir.instructions import Call, Store, Switch
 from enzc.ir.transforms import clone_function
 
 import pytest
@@ -189,3 +190,84 @@ __attribute__((noinline)) void manage(const Cmd *c) {
     assert choice is not None and choice.arg is None
     cases = switch_cases(m.functions["manage"], choice)
     assert all(case.arg is None for case in cases.values())
+
+
+COUNTED = r"""
+#include <string.h>
+int calls;
+__attribute__((noinline)) void manage(int o, void *dst, const void *src) {
+  calls++;
+  if (!dst) return;
+  if (o == 0) *(const void **)dst = src; else memcpy(dst, src, 16);
+}
+"""
+
+
+def test_a_choice_after_a_write_and_a_check_is_made_by_the_argument():
+    m = module_from_c(COUNTED, "-O2")
+    choice = entry_choice(m.functions["manage"])
+    assert choice is not None and choice.arg == 0 and choice.prefix is None
+    assert choice.terminator.parent is not m.functions["manage"].blocks[0]
+
+
+def test_the_dispatcher_chooses_first_and_the_case_does_the_work_once():
+    m = module_from_c(COUNTED, "-O2")
+    ta = TypeAnalysis(m)
+    original, _ = clone_function(m.functions["manage"], "manage")
+    assert split_entry_choice(m, original, ta)
+    assert not any(isinstance(i, Store) for i in original.instructions())  # the counter is the cases'
+    opcodes = [i.opcode for i in original.blocks[0].instructions]
+    assert opcodes == ["freeze", "switch"]  # chosen before the check it was behind: no poison
+    for case in (c.called_function for c in original.instructions() if isinstance(c, Call)):
+        assert sum(isinstance(i, Store) and i.ptr.name == "calls" for i in case.instructions()) == 1
+
+
+LOADED_AFTER_CHECK = """
+%Cmd = type { i32, ptr, ptr }
+define void @manage(ptr %c) {
+entry:
+  %dst.slot = getelementptr inbounds i8, ptr %c, i64 8
+  %dst = load ptr, ptr %dst.slot, align 8
+  %src.slot = getelementptr inbounds i8, ptr %c, i64 16
+  %src = load ptr, ptr %src.slot, align 8
+  %null = icmp eq ptr %dst, null
+  br i1 %null, label %done, label %choose
+choose:
+  %op = load i32, ptr %c, align 8
+  %is.address = icmp eq i32 %op, 0
+  br i1 %is.address, label %address, label %copy
+address:
+  store ptr %src, ptr %dst, align 8
+  br label %done
+copy:
+  %v = load i64, ptr %src, align 8
+  store i64 %v, ptr %dst, align 8
+  br label %done
+done:
+  ret void
+}
+"""
+
+
+def test_an_operation_loaded_behind_a_check_is_chosen_by_a_copy_of_the_check():
+    # `if (!c->dst) return; switch (c->op)`: loading c->op first could fault where
+    # the check returns, so the dispatcher keeps the check and loads after it
+    m = module_from_ir(LOADED_AFTER_CHECK)
+    fn = m.functions["manage"]
+    choice = entry_choice(fn)
+    assert choice is not None and choice.arg is None
+    assert [b.name for b in choice.prefix] == ["entry", "choose"]
+    ta = TypeAnalysis(m)
+    original, _ = clone_function(fn, "manage")
+    assert split_entry_choice(m, original, ta)
+    entry, choose = original.blocks[:2]
+    assert entry.terminator.opcode == "br" and entry.terminator.is_conditional
+    assert [i.opcode for i in choose.instructions] == ["load", "icmp", "switch"]  # (the icmp now unused)
+    assert not any(isinstance(i, Store) for i in original.instructions())
+
+
+def test_an_operation_loaded_after_a_write_is_no_choice():
+    # the load may read what the write stored: recomputing it first would be wrong
+    m = module_from_ir(LOADED_AFTER_CHECK.replace(
+        "  %null = icmp eq ptr %dst, null", "  store i32 7, ptr %c, align 8\n  %null = icmp eq ptr %dst, null"))
+    assert entry_choice(m.functions["manage"]) is None

@@ -1,9 +1,10 @@
-"""A function being differentiated whose entry picks a case by an argument or a
-value it loads, split into one function per case (`typeanalysis.cases` says why).
+"""A function being differentiated that picks a case by a value fixed at its entry
+(an argument, or one it loads first), split into one function per case
+(`typeanalysis.cases` says why).
 
-The private copy becomes a dispatcher (its entry block, then a `switch` on the
-chosen value) that calls `<name>.case<k>`, a clone whose entry branches to that
-case alone; type analysis analyses those calls in the
+The private copy becomes a dispatcher (what computes the chosen value, then a
+`switch` on it) that calls `<name>.case<k>`, a clone whose choice branches to that
+case alone (the clone does everything else the function did, once); type analysis analyses those calls in the
 dispatcher's own context and joins nothing back (`TypeAnalysis.case_functions`),
 so a case's instructions are typed by that case and by the calls of the original
 function that may run it, never by a sibling case. Where a case cannot be typed
@@ -21,12 +22,12 @@ from enzc.ir.module import BasicBlock, Function, Module
 from enzc.ir.types import VoidType
 
 from enzc.ad.typeanalysis.analysis import TypeAnalysis
-from enzc.ad.typeanalysis.cases import case_clone, entry_choice, switch_cases
+from enzc.ad.typeanalysis.cases import EntryChoice, case_clone, entry_choice, fixed_condition, switch_cases
 
 
 def split_entry_choice(module: Module, fn: Function, types: TypeAnalysis) -> bool:
     """Turn `fn` (a private copy) into a dispatcher over one function per case of
-    its entry choice (`entry_choice`); False (and `fn` unchanged) when it has none."""
+    its choice (`entry_choice`); False (and `fn` unchanged) when it has none."""
     choice = entry_choice(fn)
     if choice is None:
         return False
@@ -39,16 +40,53 @@ def split_entry_choice(module: Module, fn: Function, types: TypeAnalysis) -> boo
         clone.linkage.words = ["internal"]
         types.case_functions[clone.name or ""] = case
         calls[target] = clone
-    entry = fn.blocks[0]  # kept: it computes the value the choice is made by
-    for block in fn.blocks[1:]:
-        for inst in block.instructions:
-            inst.drop_operands()
-    choice.terminator.erase()
-    fn.blocks = [entry]
+    speculated = choice.prefix is None and choice.terminator.parent is not fn.blocks[0]
+    chooser = _keep_condition(fn, choice) if choice.prefix is None else _keep_prefix(fn, choice)
     blocks = {target: _call_block(fn, clone) for target, clone in calls.items()}
-    IRBuilder(entry).switch(choice.condition, blocks[choice.default],
-                            [(value, blocks[target]) for value, target in choice.cases])
+    kept = set(fn.blocks)
+    for block in fn.blocks:  # the prefix's ways out: the choice is not reached, any case does the rest
+        if block.terminator is not None:
+            for i, op in enumerate(block.terminator.operands):
+                if isinstance(op, BasicBlock) and op not in kept:
+                    block.terminator.set_operand(i, blocks[choice.default])
+    b = IRBuilder(chooser)
+    condition = b.freeze(choice.condition, "case.choice") if speculated else choice.condition
+    b.switch(condition, blocks[choice.default], [(value, blocks[target]) for value, target in choice.cases])
     return True
+
+
+def _keep_condition(fn: Function, choice: EntryChoice) -> BasicBlock:
+    """Empty `fn` but for a new entry block computing the chosen value (moved there:
+    nothing else of `fn` is left to use it, and it reads no memory the function
+    writes first); that block."""
+    condition = fixed_condition(choice)
+    for block in fn.blocks:
+        for inst in block.instructions:
+            if inst not in condition:
+                inst.drop_operands()
+    fn.blocks = []
+    entry = new_block(fn, "dispatch")
+    b = IRBuilder(entry)
+    for inst in condition:
+        inst.parent, inst.debug_records = None, []
+        b.insert(inst)
+    return entry
+
+
+def _keep_prefix(fn: Function, choice: EntryChoice) -> BasicBlock:
+    """Empty `fn` but for the blocks before the choice (they only compute, load and
+    branch), the choice itself removed; its block."""
+    assert choice.prefix is not None
+    kept = set(choice.prefix)
+    for block in fn.blocks:
+        if block not in kept:
+            for inst in block.instructions:
+                inst.drop_operands()
+    fn.blocks = [b for b in fn.blocks if b in kept]
+    chooser = choice.terminator.parent
+    assert chooser is not None
+    choice.terminator.erase()
+    return chooser
 
 
 def _call_block(fn: Function, case: Function | None) -> BasicBlock:

@@ -20,7 +20,7 @@ typed by itself and by the calls that may run it (`SwitchCase`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.dominators import DominatorTree
@@ -59,14 +59,21 @@ _COMPUTES = frozenset({"getelementptr", "bitcast", "addrspacecast", "ptrtoint", 
 
 @dataclass(frozen=True)
 class EntryChoice:
-    """The entry block's choice of a case by the value of `condition` (an argument,
-    or a value the entry block computes or loads: `switch (cmd->op)`): a `switch`,
-    or a branch on `condition == value` (`!=`)."""
+    """A choice of a case by the value of `condition`, which is fixed when the
+    function is entered (an argument, arithmetic on arguments, or what the function
+    loads before it may write anything: `switch (cmd->op)`): a `switch`, or a branch
+    on `condition == value` (`!=`)."""
 
     terminator: Instruction
     condition: Value
     cases: tuple[tuple[int, BasicBlock], ...]
     default: BasicBlock
+    prefix: tuple[BasicBlock, ...] | None = None
+    """Where `condition` loads memory after the entry block's first write or outside
+    it: the blocks that may run before the choice (the entry first), which only
+    compute and load; a dispatcher runs a copy of them. None: `condition` can be
+    computed before the function's first instruction (from the arguments, and loads
+    the entry block makes before it may write)."""
 
     @property
     def arg(self) -> int | None:
@@ -83,33 +90,111 @@ class EntryChoice:
 
 
 def entry_choice(fn: Function) -> EntryChoice | None:
-    """How the entry block of `fn` picks a case by one value, after doing nothing
-    but compute and load (the cases' common loads that the optimizer hoisted:
-    `std::any`'s manager reads the stored pointer first): a `switch` on an argument
-    or on a value the entry computes (at least two distinct targets), or a branch on
-    its equality with a constant whose two sides write one object's memory with a
-    pointer and with data (`if (op == ADDRESS) *(void **)dst = src; else memcpy(dst,
-    ...)`: other entry branches, `if (n == 0) return`, keep one analysis). None
-    otherwise."""
+    """How `fn` picks a case by a value fixed when it is entered (`EntryChoice`):
+    a `switch` ending an entry block that does nothing but compute and load (at
+    least two distinct targets), or, in any block, a `switch` or a branch on
+    equality with a constant whose sides write one object reached from the arguments
+    with a pointer on one side and with data on the other (`if (op == ADDRESS)
+    *(void **)dst = src; else memcpy(dst, ...)`, also after a counter or a null
+    check: other branches, `if (n == 0) return`, keep one analysis). The first such
+    block in layout order; None if there is none."""
     if not fn.blocks:
         return None
     entry = fn.blocks[0]
-    if not all(_only_computes(inst) for inst in entry.instructions[:-1]):
-        return None
-    term = entry.terminator
-    if isinstance(term, Switch):
-        if not _chosen_by(term.condition, entry) or len(set(term.successors)) < 2:
+    tree: DominatorTree | None = None
+    for block in fn.blocks:
+        term = block.terminator
+        if isinstance(term, Switch):
+            if len(set(term.successors)) < 2:
+                continue
+            choice: EntryChoice | None = EntryChoice(
+                term, term.condition, tuple((v.value, t) for v, t in term.cases), term.default)
+        else:
+            choice = _equality_branch(term)
+        if choice is None:
+            continue
+        loads = _condition_loads(choice.condition)
+        if loads is None:
+            continue
+        if not all(_loaded_first(load, entry) for load in loads):
+            prefix = _pure_prefix(block)
+            if prefix is None:
+                continue
+            choice = replace(choice, prefix=prefix)
+        if isinstance(term, Switch) and block is entry and all(_only_computes(i) for i in entry.instructions[:-1]):
+            return choice
+        tree = tree or DominatorTree(fn)
+        if _writes_differ(fn, choice, tree):
+            return choice
+    return None
+
+
+def _condition_loads(condition: Value) -> list[Load] | None:
+    """The loads `condition` is computed from, if it is computed from arguments,
+    constants and loads by arithmetic alone (None otherwise: a phi, a call)."""
+    loads: list[Load] = []
+    seen: set[Value] = set()
+    work = [condition]
+    while work:
+        v = work.pop()
+        if not isinstance(v, Instruction) or v in seen:
+            continue
+        seen.add(v)
+        if len(seen) > _MAX_CONDITION:
             return None
-        return EntryChoice(term, term.condition, tuple((v.value, t) for v, t in term.cases), term.default)
-    choice = _equality_branch(term)
-    if choice is None or not _chosen_by(choice.condition, entry) or not _writes_differ(fn, choice):
-        return None
-    return choice
+        if isinstance(v, Load):
+            if v.volatile or v.ordering is not None:
+                return None
+            loads.append(v)
+        elif v.opcode not in _COMPUTES:
+            return None
+        work.extend(v.operands)
+    return loads
 
 
-def _chosen_by(condition: Value, entry: BasicBlock) -> bool:
-    """An argument, or a value the entry block itself computes."""
-    return isinstance(condition, Argument) or (isinstance(condition, Instruction) and condition.parent is entry)
+_MAX_CONDITION = 16
+"""Instructions a choice's condition may be computed by."""
+
+
+def _loaded_first(load: Load, entry: BasicBlock) -> bool:
+    """Whether `load` is in the entry block, before anything that may write memory."""
+    return load.parent is entry and \
+        all(_only_computes(i) for i in entry.instructions[: entry.instructions.index(load)])
+
+
+def _pure_prefix(block: BasicBlock) -> tuple[BasicBlock, ...] | None:
+    """The blocks that may run before `block`'s terminator in a call (`block`
+    itself, what can reach it), entry first, if they only compute and load and
+    branch; None otherwise."""
+    found = {block}
+    work = [block]
+    while work:
+        for pred in work.pop().predecessors:
+            if pred not in found:
+                found.add(pred)
+                work.append(pred)
+    fn = block.parent
+    assert fn is not None
+    prefix = tuple(b for b in fn.blocks if b in found)
+    for b in prefix:
+        if not isinstance(b.terminator, (Br, Switch)) or not all(_only_computes(i) for i in b.instructions[:-1]):
+            return None
+    return prefix
+
+
+def fixed_condition(choice: EntryChoice) -> list[Instruction]:
+    """The instructions that compute `choice.condition`, operands first (what a
+    dispatcher computes first when `choice.prefix` is None)."""
+    order: list[Instruction] = []
+
+    def visit(v: Value) -> None:
+        if isinstance(v, Instruction) and v not in order:
+            for op in v.operands:
+                visit(op)
+            order.append(v)
+
+    visit(choice.condition)
+    return order
 
 
 def _equality_branch(term: Instruction | None) -> EntryChoice | None:
@@ -131,14 +216,14 @@ def _equality_branch(term: Instruction | None) -> EntryChoice | None:
     return EntryChoice(term, condition, ((value.value, taken),), other)
 
 
-def _writes_differ(fn: Function, choice: EntryChoice) -> bool:
+def _writes_differ(fn: Function, choice: EntryChoice, tree: DominatorTree) -> bool:
     """Whether the blocks only one target reaches write some object reached from
-    the arguments with a pointer on one side and with data on the other."""
-    tree = DominatorTree(fn)
+    the arguments with a pointer on one side and with data on the other (a target
+    that other paths reach too, as the join after a `switch`, is no side)."""
     kinds: list[dict[tuple, set[str]]] = []
     for target in choice.targets:
         if len(target.predecessors) != 1:
-            return False
+            continue
         region = [b for b in fn.blocks if tree.dominates(target, b)]
         kinds.append(_object_writes(region))
     return any("pointer" in a.get(key, ()) and "data" in b.get(key, ())

@@ -3,7 +3,9 @@
 // destination for one operation and copies the stored double for another. The
 // manager picks the operation by a `switch` on its argument; with -DIF_ELSE by an
 // if/else; with -DCOMMAND_RECORD it switches on the operation read from a command
-// record (a loaded value, not an argument). Type analysis joined both operations,
+// record (a loaded value, not an argument). -DCOUNTED writes a counter before the
+// choice, -DCHECKED returns early on a null destination (the choice then ends a later
+// block); each combines with the others. Type analysis joined both operations,
 // so the copy looked like a pointer move: the gradient was silently zero at every
 // -O level in all three forms (ClangEnzyme-19 too). Each operation is now typed on
 // its own, and nothing in reach says what the copied bytes are (only the caller
@@ -18,6 +20,8 @@ void __enzyme_autodiff(void *, ...);
 
 enum op { ADDRESS, CLONE };
 
+int manager_calls; /* a statistic the manager keeps (-DCOUNTED) */
+
 #ifdef COMMAND_RECORD
 typedef struct { enum op o; void *dst; const void *src; } Cmd;
 typedef void Manager(const Cmd *);
@@ -28,6 +32,13 @@ static void manage_pair(const Cmd *c) {
 #else
 typedef void Manager(enum op, void *, const void *);
 static void manage_pair(enum op o, void *dst, const void *src) {
+#endif
+#ifdef COUNTED
+    manager_calls++; /* a write before the choice */
+#endif
+#ifdef CHECKED
+    if (!dst) /* the choice in a later block */
+        return;
 #endif
 #ifdef IF_ELSE
     if (o == ADDRESS) {
