@@ -101,6 +101,8 @@ CASES = {
     "type_erased_manager_counted_cmd": Case(DIAG / "type_erased_manager.c",
                                             ("cannot tell whether", "floating-point"),
                                             ("-DCOUNTED", "-DCOMMAND_RECORD")),
+    "generic_vector_not_inlined": Case(PROGRAMS / "rev2" / "memory" / "generic_vector_realloc.c",
+                                       ("cannot deduce",), ("-DNOT_INLINED",)),
     "std_variant_vector": Case(DIAG / "std_variant_vector.cpp", ("memcpy", "conflicting types")),
     "std_function_assign": Case(DIAG / "std_function_assign.cpp", ("memcpy", "cannot deduce the type")),
     # the inactive_global gradient program, minus its __enzyme_inactive_global mark

@@ -71,7 +71,7 @@ def copy_adjoint_by_bytes(gu: GradientState, owner: CallBase, sizes: list[Value]
     """`d_src += d_dst; d_dst = 0` over `nbytes` (a reverse-pass value) of the
     memory the allocation `owner` of `sizes` bytes (their product) returns: one
     repeated pattern, or records of the one type the program indexes it with."""
-    layout = _repeated(gu, owner) or _records_indexed(gu, owner, sizes)
+    layout = _repeated(gu, owner) or _records_indexed(gu, owner, sizes) or _records_walked(gu, owner, sizes)
     if layout is None:
         raise gu.error(owner, "cannot deduce the element type of memory moved by realloc",
                        "store and load the reallocated memory with its real type (double, float) in the "
@@ -90,6 +90,20 @@ def _records_indexed(gu: GradientState, ptr: Value, sizes: list[Value]) -> CopyL
     if not record or multiple % record:
         return None
     return CopyLayout(tuple(segments), record)  # type: ignore[arg-type]
+
+
+def _records_walked(gu: GradientState, ptr: Value, sizes: list[Value]) -> CopyLayout | None:
+    """The block at `ptr` as records of S bytes when the program walks it in steps
+    of S (`(char *)v->data + i * v->elsize` of a generic vector, the size known
+    after inlining) and its size is a whole number of them: what type analysis
+    shows for the first record, every byte of it known."""
+    multiple = prod(_length_multiple(gu, size) for size in sizes)
+    for step in sorted(walk_steps(ptr, TypeSeeds(gu.layout))):
+        if step > 1 and multiple % step == 0:
+            layout = gu.types.records_of((ptr,), step)
+            if layout is not None:
+                return layout
+    return None
 
 
 def emit_layout_adjoint(gu: GradientState, layout: CopyLayout, d_dst: Value, d_src: Value, n: Value,

@@ -213,7 +213,14 @@ class TypeResults:
         None unless every byte there is known and every fact beyond the first
         record agrees with it. The caller vouches that the program treats the
         memory as such records (it walks it in steps of `size`)."""
-        memory = self.tree_of(call.args[0]).data0().join(self.tree_of(call.args[1]).data0())
+        return self.records_of((call.args[0], call.args[1]), size, no_data)
+
+    def records_of(self, pointers: tuple[Value, ...], size: int,
+                   no_data: Callable[[int, int], bool] | None = None) -> CopyLayout | None:
+        """`records_layout` of the memory all of `pointers` point to."""
+        memory = self.tree_of(pointers[0]).data0()
+        for ptr in pointers[1:]:
+            memory = memory.join(self.tree_of(ptr).data0())
         heads = memory.first_level()
         if any(offset >= size and heads.get(offset % size) != t for offset, t in heads.items()):
             return None
