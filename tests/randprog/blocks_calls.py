@@ -134,29 +134,45 @@ def fnptr(ctx: FunctionContext) -> None:
 def dispatch(ctx: FunctionContext) -> None:
     """A helper that switches on an int operation (a type-erasing manager's shape):
     copy a double, store an address, or transform a double through `void *`,
-    called with constant operations, so each case types `dst` differently."""
+    called with constant operations, so each case types `dst` differently. Now and
+    then it first counts its calls or returns on a null `dst` (the choice after a
+    write or behind a branch), and now and then it is called through a global
+    function pointer (a derivative of every case; the copy is then typed, as
+    nothing else says what the copied bytes are)."""
     name = ctx.global_name("m")
     c = ctx.const(0.3, 1.0)
     link = ctx.rng.choice(["__attribute__((noinline))", "static __attribute__((noinline))", "static"])
+    indirect = ctx.chance(0.3)
     transform = f"{{ double v; memcpy(&v, src, sizeof v); v = {c} * sin(v); memcpy(dst, &v, sizeof v); }}"
+    copy_op = "*(double *)dst = *(const double *)src;" if indirect else "memcpy(dst, src, sizeof(double));"
     if ctx.chance(0.5):
         body = (f"    switch (op) {{\n"
-                f"    case 0: memcpy(dst, src, sizeof(double)); break;\n"
+                f"    case 0: {copy_op} break;\n"
                 f"    case 1: *(const void **)dst = src; break;\n"
                 f"    case 2: {transform} break;\n"
                 f"    default: break;\n    }}\n")
     else:  # the same operations as an if/else chain
         body = (f"    if (op == 1)\n        *(const void **)dst = src;\n"
-                f"    else if (op == 0)\n        memcpy(dst, src, sizeof(double));\n"
+                f"    else if (op == 0)\n        {copy_op}\n"
                 f"    else\n        {transform}\n")
-    ctx.add_toplevel(f"{link} void {name}(int op, void *dst, const void *src) {{\n{body}}}\n")
+    preamble = ""
+    if ctx.chance(0.3):
+        ctx.add_toplevel(f"int {name}_calls;")
+        preamble += f"    {name}_calls++;\n"
+    if ctx.chance(0.3):
+        preamble += "    if (!dst)\n        return;\n"
+    ctx.add_toplevel(f"{link} void {name}(int op, void *dst, const void *src) {{\n{preamble}{body}}}\n")
+    callee = name
+    if indirect:
+        callee = f"{name}_ptr"
+        ctx.add_toplevel(f"void (*{callee})(int, void *, const void *) = {name};")
     source = ctx.declare("d", squash(ctx, expression(ctx, 2)).text, 2.0)
     copy, changed, where = ctx.fresh("d"), ctx.fresh("d"), ctx.fresh("dp")
     ctx.emit(f"double {copy}, {changed};")
     ctx.emit(f"const double *{where};")
-    ctx.emit(f"{name}(0, &{copy}, &{source.name});")
-    ctx.emit(f"{name}(1, &{where}, &{copy});")
-    ctx.emit(f"{name}(2, &{changed}, {where});")
+    ctx.emit(f"{callee}(0, &{copy}, &{source.name});")
+    ctx.emit(f"{callee}(1, &{where}, &{copy});")
+    ctx.emit(f"{callee}(2, &{changed}, {where});")
     active = source.active
     ctx.pool += [Val(copy, source.bound, active=active), Val(changed, 1.0, active=active)]
 

@@ -60,7 +60,8 @@ FEATURES: tuple[Feature, ...] = (
     Feature("kinks", 0.15, "fabs, fmax, fmin (the checker resamples the point when FD "
             "straddles a kink)"),
     Feature("dispatch", 0.2, "a helper switching on an int operation that copies, stores an "
-            "address into, or transforms its void * destination (a type-erasing manager's shape)"),
+            "address into, or transforms its void * destination (a type-erasing manager's shape), "
+            "now and then after counting its calls or a null check, or called through a pointer"),
 )
 
 BY_NAME: dict[str, Feature] = {f.name: f for f in FEATURES}
