@@ -37,7 +37,7 @@ CASES = {
     "openmp_task": Case(DIAG / "openmp_task.c", ("__kmpc_omp_task", "OpenMP", "tasks"), ("-fopenmp",)),
     "openmp_max_reduction": Case(DIAG / "openmp_max_reduction.c", ("order", "lock", "max"), ("-fopenmp",)),
     "fnptr_external_forward": Case(DIAG / "fnptr_external.c", ("indirect", "logb"), ("-DFORWARD",)),
-    "qsort_comparator": Case(DIAG / "qsort_comparator.c", ("qsort", "comparator")),
+    "lfind_comparator": Case(DIAG / "lfind_comparator.c", ("lfind", "comparator")),
     "errest_unknown_call": Case(DIAG / "errest_unknown_call.c", ("opaque_model", "error estimate")),
     "errest_custom_forward": Case(DIAG / "errest_custom_forward.c", ("smooth", "user derivative", "not error estimates")),
     "errest_width": Case(DIAG / "errest_width.c", ("enzyme_width",)),

@@ -1,5 +1,6 @@
 """Memory: in-place overwrites, aliasing pointers, heap scratch, memcpy/memmove/
-memset, gathers and scatters, constant tables, pointers chosen by a condition.
+memset, gathers and scatters, constant tables, pointers chosen by a condition,
+sorting with qsort.
 
 Every block ends by reading what it wrote into a new value (`read_back`), so the
 memory traffic reaches the outputs.
@@ -283,3 +284,24 @@ def ptr_select(ctx: FunctionContext) -> None:
         i, j = ctx.rng.randrange(table.length), ctx.rng.randrange(act.length)
         ctx.declare("sel", f"({cond}) ? {table.name}[{i}] : {act.name}[{j}]",
                     max(table.bound, act.bound))
+
+
+def sort(ctx: FunctionContext) -> None:
+    """A local array of doubles sorted by qsort (an ascending or a descending
+    comparator), then a few elements read back by position (the k-th smallest: the
+    derivative follows the permutation); now and then a bsearch for one of its
+    values, read through the pointer it returns."""
+    arr = _local(ctx, 3)
+    cmp = ctx.global_name("cmp")
+    sign = ctx.rng.choice(["", "-"])
+    ctx.add_toplevel(f"static int {cmp}(const void *a, const void *b) {{\n"
+                     f"    double x = *(const double *)a, y = *(const double *)b;\n"
+                     f"    return {sign}((x > y) - (x < y));\n}}\n")
+    ctx.emit(f"qsort({arr.name}, {arr.length}, sizeof(double), {cmp});")
+    ctx.mark_written(arr)
+    if ctx.chance(0.3):
+        key, hit = ctx.fresh("key"), ctx.fresh("hit")
+        ctx.emit(f"double {key} = {arr.name}[{ctx.rng.randrange(arr.length)}];")
+        ctx.emit(f"const double *{hit} = bsearch(&{key}, {arr.name}, {arr.length}, sizeof(double), {cmp});")
+        ctx.declare("v", f"({hit} ? *{hit} : 0.0)", arr.bound)
+    read_back(ctx, arr)

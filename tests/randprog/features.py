@@ -62,6 +62,8 @@ FEATURES: tuple[Feature, ...] = (
     Feature("dispatch", 0.2, "a helper switching on an int operation that copies, stores an "
             "address into, or transforms its void * destination (a type-erasing manager's shape), "
             "now and then after counting its calls or a null check, or called through a pointer"),
+    Feature("sort", 0.15, "qsort of a local array of doubles (ascending or descending), elements read "
+            "back by position, now and then a bsearch for one of its values"),
 )
 
 BY_NAME: dict[str, Feature] = {f.name: f for f in FEATURES}

@@ -39,6 +39,7 @@ BLOCKS: dict[str, Callable[[FunctionContext], None]] = {
     "float": blocks_calls.float_block,
     "record": blocks_records.record_block,
     "dispatch": blocks_calls.dispatch,
+    "sort": blocks_memory.sort,
 }
 """Feature -> block writer. `libm` and `kinks` have no block: they shape expressions."""
 

@@ -24,6 +24,8 @@ LIBRARY: dict[str, FunctionType] = {
     "write": FunctionType(I64, (I32, PTR, I64)),
     "atexit": FunctionType(I32, (PTR,)),
     "dprintf": FunctionType(I32, (I32, PTR), vararg=True),
+    "qsort_r": FunctionType(VOID, (PTR, I64, I64, PTR, PTR)),
+    "bsearch": FunctionType(PTR, (PTR, PTR, I64, I64, PTR)),
     "llvm.memset.p0.i64": FunctionType(VOID, (PTR, I8, I64, I1)),
     "llvm.memcpy.p0.p0.i64": FunctionType(VOID, (PTR, PTR, I64, I1)),
     "llvm.memmove.p0.p0.i64": FunctionType(VOID, (PTR, PTR, I64, I1)),

@@ -20,9 +20,10 @@ _FAMILIES: tuple[tuple[tuple[str, ...], str], ...] = (
      "MPI_FLOAT buffers (docs/parallel.md)"),
     (("pthread_", "thrd_", "__cxa_thread"),
      "threads are not differentiated: run the differentiated code on one thread"),
-    (("qsort", "bsearch", "lfind", "lsearch"),
-     "this library function calls back into your code (a comparator): write the sort or search "
-     "in the differentiated code, or do it outside and pass the result in as constant data"),
+    (("lfind", "lsearch", "tsearch", "tfind"),
+     "this library function calls back into your code (a comparator): write the search in the "
+     "differentiated code (qsort and bsearch are differentiated), or do it outside and pass the result "
+     "in as constant data"),
     (("setjmp", "longjmp", "_setjmp", "__longjmp", "sigsetjmp", "siglongjmp"),
      "non-local jumps are not differentiated: return error codes instead"),
 )

@@ -29,6 +29,7 @@ from enzc.ad.synth.pair_results import lower_pair_results
 from enzc.ad.synth.parallel_prepare import prepare_parallel
 from enzc.ad.synth.preprocess import prepare
 from enzc.ad.synth.site_types import SiteContext
+from enzc.ad.synth.sort_calls import lower_sorts
 from enzc.ad.synth.switch_cases import split_entry_choice
 from enzc.ad.synth.vector_reductions import lower_vector_reductions
 from enzc.ad.synth.x86_intrinsics import lower_x86_intrinsics
@@ -58,6 +59,7 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
         prepare_parallel(original, module)
         _reject_unsupported_openmp(module, original)
         lower_posix_memalign(original, module)
+        lower_sorts(original, module)
         lower_pair_results(module, original)
         lower_known_asm(module, original)
         lower_x86_intrinsics(original)

@@ -46,6 +46,7 @@ from enzc.ad.analysis.tripcount import TripCount, trip_count
 from enzc.ad.diagnostics import ad_error
 from enzc.ad.memory.heap import shadow_allocation
 from enzc.ad.memory.mirrored_calls import is_mirrored_call, mirrored_shadow
+from enzc.ad.rules.library_hints import library_hint
 from enzc.ad.synth.adjoint_zero import adjoint_zero
 from enzc.ad.synth.rematerialize import argument_expression, recompute
 from enzc.ad.synth.signature import CallRecord, Derivatives
@@ -426,8 +427,10 @@ class GradientUtils:
             case CallBase() if allocator_of(v) is not None or is_mirrored_call(v):
                 sh = (shadow_allocation if allocator_of(v) is not None else mirrored_shadow)(self, v, nv, name)
             case _:
+                callee = v.called_function if isinstance(v, CallBase) else None
+                hint = library_hint(callee.name or "") if callee is not None else None
                 raise self.error(v, f"cannot compute the shadow of '{v.opcode}' (a pointer into active memory)",
-                                 "pass such pointers as function arguments with enzyme_dup")
+                                 hint or "pass such pointers as function arguments with enzyme_dup")
         self.shadows[v] = sh
         return sh
 
