@@ -271,3 +271,33 @@ def test_an_operation_loaded_after_a_write_is_no_choice():
     m = module_from_ir(LOADED_AFTER_CHECK.replace(
         "  %null = icmp eq ptr %dst, null", "  store i32 7, ptr %c, align 8\n  %null = icmp eq ptr %dst, null"))
     assert entry_choice(m.functions["manage"]) is None
+
+
+def test_a_case_stores_what_only_it_passes_through_a_phi_directly():
+    # std::function's manager of a captureless lambda: both cases store through one
+    # phi (type_info or the functor's address); the case that stores type_info must
+    # store the constant itself, which has no shadow and needs none, not a phi of it
+    m = module_from_ir("""
+@typeinfo = constant i8 0
+define void @manage(ptr %dst, ptr %src, i32 %op) {
+entry:
+  switch i32 %op, label %done [
+    i32 0, label %sink
+    i32 1, label %address
+  ]
+address:
+  br label %sink
+sink:
+  %stored = phi ptr [ %src, %address ], [ @typeinfo, %entry ]
+  store ptr %stored, ptr %dst, align 8
+  br label %done
+done:
+  ret void
+}
+""")
+    fn = m.functions["manage"]
+    choice = entry_choice(fn)
+    case = case_clone(fn, choice, choice.target_for(0), "manage.type_info")
+    stores = [i for i in case.instructions() if isinstance(i, Store)]
+    assert [s.value.name for s in stores] == ["typeinfo"]
+    assert not any(i.opcode == "phi" for i in case.instructions())

@@ -132,6 +132,27 @@ def remove_unreachable_blocks(fn: Function) -> int:
     return len(dead)
 
 
+def fold_trivial_phis(fn: Function) -> int:
+    """Replace each phi whose incoming values are all one value (itself aside) by
+    that value, as often as that makes others trivial; returns how many went.
+
+    What removing edges leaves behind (a clone that keeps one case of a `switch`):
+    the value then reaches its users as what it is, a constant or an argument."""
+    removed = 0
+    changed = True
+    while changed:
+        changed = False
+        for block in fn.blocks:
+            for phi in list(block.phis):
+                values = {v for v, _ in phi.incoming if v is not phi}
+                if len(values) == 1:
+                    phi.replace_all_uses_with(values.pop())
+                    phi.erase()
+                    removed += 1
+                    changed = True
+    return removed
+
+
 # ---------------------------------------------------------------------------
 # Cloning
 

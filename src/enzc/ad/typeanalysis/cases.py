@@ -26,7 +26,7 @@ from enzc.ir.builder import IRBuilder
 from enzc.ir.dominators import DominatorTree
 from enzc.ir.instructions import Br, CallBase, Compare, GetElementPtr, Instruction, Load, Store, Switch
 from enzc.ir.module import BasicBlock, Function, Module
-from enzc.ir.transforms import clone_function, remove_unreachable_blocks
+from enzc.ir.transforms import clone_function, fold_trivial_phis, remove_unreachable_blocks
 from enzc.ir.types import PointerType
 from enzc.ir.values import Argument, ConstantInt, Value
 
@@ -310,4 +310,5 @@ def case_clone(fn: Function, choice: EntryChoice, target: BasicBlock, name: str,
     copied.erase()
     IRBuilder(entry).br(kept)
     remove_unreachable_blocks(case)
+    fold_trivial_phis(case)  # a value the case alone passes on is that value (a constant, no phi)
     return case
