@@ -97,3 +97,27 @@ def test_an_array_field_passed_to_a_helper_keeps_the_fields_beside_it():
         }""")
     res, f = analyze(m, "f")
     _int_doubles_pointer(res.tree_of(f.args[0]))
+
+
+def test_a_counted_loop_bounds_a_walk_where_no_declared_type_does():
+    # a record copied to the heap (malloc: no declared type), its array member read
+    # in a loop of three (kept a loop): without TBAA (-fno-strict-aliasing) only the
+    # loop's bound keeps the int and the pointer after the array out of its elements
+    m = module_from_c("""
+        #include <stdlib.h>
+        struct R { double v[3]; int n; const double *p; double w; };
+        double f(struct R r) {
+            struct R *h = malloc(sizeof *h);
+            *h = r;
+            double s = h->w * h->n;
+            #pragma clang loop unroll(disable)
+            for (int j = 0; j < 3; j++) s += h->v[j] * h->p[j];
+            free(h);
+            return s;
+        }""", "-O2", "-fno-strict-aliasing")
+    res, f = analyze(m, "f")
+    heap = next(i for i in f.instructions() if i.opcode == "call" and i.called_function.name == "malloc")
+    tree = res.tree_of(heap)
+    assert not tree.has_conflict()
+    assert [tree.at((-1, o)) for o in (0, 8, 16, 40)] == [DOUBLE] * 4
+    assert tree.at((-1, 24)) == INTEGER and tree.at((-1, 32)) == POINTER

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Callable
 
 from enzc.ir.datalayout import DataLayoutError
-from enzc.ir.instructions import Alloca, GetElementPtr, Load, Store
+from enzc.ir.instructions import Alloca, BinaryOp, Br, Cast, Compare, GetElementPtr, Load, Phi, Store
 from enzc.ir.module import GlobalVariable
 from enzc.ir.types import ArrayType, NamedStructType, StructType, Type
 from enzc.ir.values import ConstantInt, Value
@@ -58,12 +58,59 @@ def elements_reached(gep: GetElementPtr, base: Value, const: int, period: int, s
     member = _tagged_member_end(root, start, seeds, tbaa)
     if member is not None:
         ends.append(member)
+    counted = _counted_walk_end(gep, start, period)
+    if counted is not None:
+        ends.append(counted)
     inside = isinstance(root, GetElementPtr)  # past a variable offset (`&rec[k].m[c ? 1 : 0]`): not a start
     if start <= 0 and not inside and (not ends or (size is not None and min(ends) >= size)):
         return None
     if not ends:
         return 1
     return max(1, -(-(min(ends) - start) // period))
+
+
+def _counted_walk_end(gep: GetElementPtr, start: int, period: int) -> int | None:
+    """Where a walk by a loop's counter ends: the GEP's one variable index counts
+    up by one from a constant below a constant N (`for (i = 0; i < 3; i++) p[i]`, as
+    the optimizer leaves it: the latch compares the next value with N), so it reaches
+    the elements below N, wherever the object ends (a record copied to the heap,
+    then its array member read in such a loop: no declared type says where)."""
+    variable = [idx for idx in gep.indices if not isinstance(idx, ConstantInt)]
+    if len(variable) != 1:
+        return None
+    counter = variable[0]
+    while isinstance(counter, Cast) and counter.opcode in ("sext", "zext"):
+        counter = counter.value
+    bound = counted_loop_bound(counter)
+    return start + bound * period if bound is not None else None
+
+
+def counted_loop_bound(counter: Value) -> int | None:
+    """N when `counter` is a loop header's phi that starts at a constant 0 <= c < N
+    and steps by one, and the loop stays in its header only while the next value is
+    below N (`icmp ult/slt/ne next, N` branching back, `icmp eq next, N` leaving)."""
+    if not isinstance(counter, Phi) or len(counter.incoming) != 2:
+        return None
+    starts = [v.value for v, _ in counter.incoming if isinstance(v, ConstantInt)]
+    steps = [v for v, _ in counter.incoming if isinstance(v, BinaryOp) and v.opcode == "add"
+             and counter in v.operands and any(isinstance(o, ConstantInt) and o.value == 1 for o in v.operands)]
+    if len(starts) != 1 or len(steps) != 1 or starts[0] < 0:
+        return None
+    header = counter.parent
+    for use in steps[0].uses:
+        cmp = use.user
+        if not (isinstance(cmp, Compare) and cmp.opcode == "icmp" and cmp.lhs is steps[0]
+                and isinstance(cmp.rhs, ConstantInt) and cmp.rhs.value > starts[0]):
+            continue
+        for branch_use in cmp.uses:
+            branch = branch_use.user
+            if not (isinstance(branch, Br) and branch.is_conditional and branch.condition is cmp):
+                continue
+            stay, leave = branch.successors
+            if cmp.predicate in ("ult", "slt", "ne") and stay is header and leave is not header \
+                    or cmp.predicate == "eq" and leave is header and stay is not header:
+                return cmp.rhs.value
+    return None
 
 
 def _tagged_member_end(root: Value, start: int, seeds: TypeSeeds, tbaa: TBAAReader) -> int | None:
