@@ -121,3 +121,28 @@ def test_a_counted_loop_bounds_a_walk_where_no_declared_type_does():
     assert not tree.has_conflict()
     assert [tree.at((-1, o)) for o in (0, 8, 16, 40)] == [DOUBLE] * 4
     assert tree.at((-1, 24)) == INTEGER and tree.at((-1, 32)) == POINTER
+
+
+def test_a_walk_by_a_counter_times_a_record_size_stays_below_the_loops_bound():
+    # records reached as (char *)h + j * sizeof(struct R) for j < 7 over a heap block
+    # of eight records: the eighth record's int stays an int without TBAA
+    m = module_from_c("""
+        #include <stdlib.h>
+        struct R { double a; int k; };
+        void sink(char *);
+        double f(const double *x) {
+            char *h = malloc(8 * sizeof(struct R));
+            ((struct R *)(h + 7 * sizeof(struct R)))->k = 7;
+            #pragma clang loop unroll(disable)
+            for (int j = 0; j < 7; j++) *(double *)(h + j * sizeof(struct R)) = x[j];
+            sink(h);
+            double s = ((struct R *)(h + 7 * sizeof(struct R)))->k;
+            free(h);
+            return s;
+        }""", "-O2", "-fno-strict-aliasing")
+    res, f = analyze(m, "f")
+    heap = next(i for i in f.instructions() if i.opcode == "call" and i.called_function.name == "malloc")
+    tree = res.tree_of(heap)
+    assert not tree.has_conflict()
+    assert tree.at((-1, 0)) == DOUBLE and tree.at((-1, 96)) == DOUBLE
+    assert tree.at((-1, 120)) == INTEGER

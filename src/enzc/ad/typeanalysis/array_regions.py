@@ -23,9 +23,9 @@ from __future__ import annotations
 from typing import Callable
 
 from enzc.ir.datalayout import DataLayoutError
-from enzc.ir.instructions import Alloca, BinaryOp, Br, Cast, Compare, GetElementPtr, Load, Phi, Store
+from enzc.ir.instructions import Alloca, BinaryOp, Br, Cast, Compare, GetElementPtr, Load, Phi, Select, Store
 from enzc.ir.module import GlobalVariable
-from enzc.ir.types import ArrayType, NamedStructType, StructType, Type
+from enzc.ir.types import I1, ArrayType, NamedStructType, StructType, Type
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.typeanalysis.offsets import TypeSeeds, gep_offset, is_union, strip_constant_offsets
@@ -58,7 +58,7 @@ def elements_reached(gep: GetElementPtr, base: Value, const: int, period: int, s
     member = _tagged_member_end(root, start, seeds, tbaa)
     if member is not None:
         ends.append(member)
-    counted = _counted_walk_end(gep, start, period)
+    counted = _counted_walk_end(gep, start, seeds)
     if counted is not None:
         ends.append(counted)
     inside = isinstance(root, GetElementPtr)  # past a variable offset (`&rec[k].m[c ? 1 : 0]`): not a start
@@ -69,20 +69,81 @@ def elements_reached(gep: GetElementPtr, base: Value, const: int, period: int, s
     return max(1, -(-(min(ends) - start) // period))
 
 
-def _counted_walk_end(gep: GetElementPtr, start: int, period: int) -> int | None:
-    """Where a walk by a loop's counter ends: the GEP's one variable index counts
-    up by one from a constant below a constant N (`for (i = 0; i < 3; i++) p[i]`, as
-    the optimizer leaves it: the latch compares the next value with N), so it reaches
-    the elements below N, wherever the object ends (a record copied to the heap,
-    then its array member read in such a loop: no declared type says where)."""
-    variable = [idx for idx in gep.indices if not isinstance(idx, ConstantInt)]
-    if len(variable) != 1:
+def _counted_walk_end(gep: GetElementPtr, start: int, seeds: TypeSeeds) -> int | None:
+    """Where a walk by loop counters ends: every variable index of the GEP is a
+    counter of a counted loop (`counted_loop_bound`), or a sum, constant multiple,
+    quotient or remainder by a constant of such values (`m[j / 3][j % 3]`, `(char *)p
+    + i * 24`), so the GEP reaches at most its largest value's bytes past `start`
+    (a record copied to the heap, then its array member read in such a loop: no
+    declared type says where the array ends)."""
+    reach = 0
+    t: Type = gep.source_type
+    for n, idx in enumerate(gep.indices):
+        if n > 0:
+            match t:
+                case StructType() | NamedStructType() if isinstance(idx, ConstantInt):
+                    t = t.elements[idx.value]  # type: ignore[index]
+                    continue
+                case ArrayType(element=e):
+                    t = e
+                case _:
+                    return None
+        scale = seeds.alloc_size(t)
+        if scale is None:
+            return None
+        if not isinstance(idx, ConstantInt):
+            bounds = _index_range(idx, 0)
+            if bounds is None or bounds[0] < 0:
+                return None
+            reach += bounds[1] * scale
+    size = seeds.alloc_size(t)
+    return start + reach + size if reach and size else None
+
+
+def _index_range(v: Value, depth: int) -> tuple[int, int] | None:
+    """The values an index takes, [lo, hi], when it is computed from counted loop
+    counters, constants and flags (`zext i1`) by +, *, shl, udiv/sdiv, urem/srem,
+    and, select (None: unknown)."""
+    if isinstance(v, ConstantInt):
+        return v.value, v.value
+    if depth > _MAX_RANGE_DEPTH:
         return None
-    counter = variable[0]
-    while isinstance(counter, Cast) and counter.opcode in ("sext", "zext"):
-        counter = counter.value
-    bound = counted_loop_bound(counter)
-    return start + bound * period if bound is not None else None
+    if isinstance(v, Phi):
+        bound = counted_loop_bound(v)
+        first = next((x.value for x, _ in v.incoming if isinstance(x, ConstantInt)), None)
+        return (first, bound - 1) if bound is not None and first is not None else None
+    if isinstance(v, Cast) and v.opcode in ("sext", "zext"):
+        if v.value.type == I1:
+            return 0, 1
+        return _index_range(v.value, depth + 1)
+    if isinstance(v, Select):
+        a, b = _index_range(v.true_value, depth + 1), _index_range(v.false_value, depth + 1)
+        return (min(a[0], b[0]), max(a[1], b[1])) if a is not None and b is not None else None
+    if not isinstance(v, BinaryOp):
+        return None
+    a, b = _index_range(v.lhs, depth + 1), _index_range(v.rhs, depth + 1)
+    if a is None or b is None:
+        return None
+    if v.opcode == "add":
+        return a[0] + b[0], a[1] + b[1]
+    if a[0] < 0 or b[0] < 0:
+        return None
+    match v.opcode:
+        case "mul":
+            return a[0] * b[0], a[1] * b[1]
+        case "shl" if b[0] == b[1]:
+            return a[0] << b[0], a[1] << b[0]
+        case "udiv" | "sdiv" if b[0] == b[1] > 0:
+            return a[0] // b[0], a[1] // b[0]
+        case "urem" | "srem" if b[0] == b[1] > 0:
+            return 0, min(a[1], b[0] - 1)
+        case "and":
+            return 0, min(a[1], b[1])
+    return None
+
+
+_MAX_RANGE_DEPTH = 8
+"""Instructions followed back from an index to the loop counters it is computed from."""
 
 
 def counted_loop_bound(counter: Value) -> int | None:
