@@ -58,15 +58,16 @@ def elements_reached(gep: GetElementPtr, base: Value, const: int, period: int, s
     member = _tagged_member_end(root, start, seeds, tbaa)
     if member is not None:
         ends.append(member)
-    counted = _counted_walk_end(gep, start, seeds)
-    if counted is not None:
-        ends.append(counted)
     inside = isinstance(root, GetElementPtr)  # past a variable offset (`&rec[k].m[c ? 1 : 0]`): not a start
     if start <= 0 and not inside and (not ends or (size is not None and min(ends) >= size)):
-        return None
-    if not ends:
-        return 1
-    return max(1, -(-(min(ends) - start) // period))
+        count = None
+    else:
+        count = max(1, -(-(min(ends) - start) // period)) if ends else 1
+    counted = _counted_walk_end(gep, start, seeds)  # only ever narrows: a bound that is too wide relates
+    if counted is not None:  # fields the index never reaches (the record's pointer into its doubles)
+        within = max(1, -(-(counted - start) // period))
+        count = within if count is None else min(count, within)
+    return count
 
 
 def _counted_walk_end(gep: GetElementPtr, start: int, seeds: TypeSeeds) -> int | None:
@@ -114,7 +115,7 @@ def _index_range(v: Value, depth: int) -> tuple[int, int] | None:
         return (first, bound - 1) if bound is not None and first is not None else None
     if isinstance(v, Cast) and v.opcode in ("sext", "zext"):
         if v.value.type == I1:
-            return 0, 1
+            return (0, 1) if v.opcode == "zext" else (-1, 0)
         return _index_range(v.value, depth + 1)
     if isinstance(v, Select):
         a, b = _index_range(v.true_value, depth + 1), _index_range(v.false_value, depth + 1)
