@@ -66,7 +66,10 @@ def elements_reached(gep: GetElementPtr, base: Value, const: int, period: int, s
     counted = _counted_walk_end(gep, start, seeds)  # only ever narrows: a bound that is too wide relates
     if counted is not None:  # fields the index never reaches (the record's pointer into its doubles)
         within = max(1, -(-(counted - start) // period))
-        count = within if count is None else min(count, within)
+        if count is not None:
+            count = min(count, within)
+        elif size is None or counted < size:  # (a loop over all of a declared object: every element)
+            count = within
     return count
 
 
