@@ -99,6 +99,12 @@ def test_an_array_field_passed_to_a_helper_keeps_the_fields_beside_it():
     _int_doubles_pointer(res.tree_of(f.args[0]))
 
 
+def _heap_block(m):
+    """The type tree of the block `f` mallocs."""
+    res, f = analyze(m, "f")
+    return res.tree_of(next(i for i in f.instructions() if i.opcode == "call" and i.called_function.name == "malloc"))
+
+
 def test_a_counted_loop_bounds_a_walk_where_no_declared_type_does():
     # a record copied to the heap (malloc: no declared type), its array member read
     # in a loop of three (kept a loop): without TBAA (-fno-strict-aliasing) only the
@@ -115,9 +121,7 @@ def test_a_counted_loop_bounds_a_walk_where_no_declared_type_does():
             free(h);
             return s;
         }""", "-O2", "-fno-strict-aliasing")
-    res, f = analyze(m, "f")
-    heap = next(i for i in f.instructions() if i.opcode == "call" and i.called_function.name == "malloc")
-    tree = res.tree_of(heap)
+    tree = _heap_block(m)
     assert not tree.has_conflict()
     assert [tree.at((-1, o)) for o in (0, 8, 16, 40)] == [DOUBLE] * 4
     assert tree.at((-1, 24)) == INTEGER and tree.at((-1, 32)) == POINTER
@@ -140,9 +144,7 @@ def test_a_walk_by_a_counter_times_a_record_size_stays_below_the_loops_bound():
             free(h);
             return s;
         }""", "-O2", "-fno-strict-aliasing")
-    res, f = analyze(m, "f")
-    heap = next(i for i in f.instructions() if i.opcode == "call" and i.called_function.name == "malloc")
-    tree = res.tree_of(heap)
+    tree = _heap_block(m)
     assert not tree.has_conflict()
     assert tree.at((-1, 0)) == DOUBLE and tree.at((-1, 96)) == DOUBLE
     assert tree.at((-1, 120)) == INTEGER
