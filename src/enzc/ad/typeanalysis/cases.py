@@ -113,9 +113,10 @@ def entry_choice(fn: Function) -> EntryChoice | None:
             choice = _equality_branch(term)
         if choice is None:
             continue
-        loads = _condition_loads(choice.condition)
-        if loads is None:
+        tree_of_condition = _condition_tree(choice.condition)
+        if tree_of_condition is None:
             continue
+        loads = [i for i in tree_of_condition if isinstance(i, Load)]
         if not all(_loaded_first(load, entry) for load in loads):
             prefix = _pure_prefix(block)
             if prefix is None:
@@ -127,29 +128,6 @@ def entry_choice(fn: Function) -> EntryChoice | None:
         if _writes_differ(fn, choice, tree):
             return choice
     return None
-
-
-def _condition_loads(condition: Value) -> list[Load] | None:
-    """The loads `condition` is computed from, if it is computed from arguments,
-    constants and loads by arithmetic alone (None otherwise: a phi, a call)."""
-    loads: list[Load] = []
-    seen: set[Value] = set()
-    work = [condition]
-    while work:
-        v = work.pop()
-        if not isinstance(v, Instruction) or v in seen:
-            continue
-        seen.add(v)
-        if len(seen) > _MAX_CONDITION:
-            return None
-        if isinstance(v, Load):
-            if v.volatile or v.ordering is not None:
-                return None
-            loads.append(v)
-        elif v.opcode not in _COMPUTES:
-            return None
-        work.extend(v.operands)
-    return loads
 
 
 _MAX_CONDITION = 16
@@ -185,16 +163,28 @@ def _pure_prefix(block: BasicBlock) -> tuple[BasicBlock, ...] | None:
 def fixed_condition(choice: EntryChoice) -> list[Instruction]:
     """The instructions that compute `choice.condition`, operands first (what a
     dispatcher computes first when `choice.prefix` is None)."""
+    tree = _condition_tree(choice.condition)
+    assert tree is not None, "entry_choice checked it"
+    return tree
+
+
+def _condition_tree(condition: Value) -> list[Instruction] | None:
+    """The instructions `condition` is computed by, operands first, if they are
+    arithmetic and plain loads on arguments and constants (None otherwise: a phi,
+    a call, a volatile load, more than `_MAX_CONDITION` of them)."""
     order: list[Instruction] = []
 
-    def visit(v: Value) -> None:
-        if isinstance(v, Instruction) and v not in order:
-            for op in v.operands:
-                visit(op)
-            order.append(v)
+    def visit(v: Value) -> bool:
+        if not isinstance(v, Instruction) or v in order:
+            return True
+        if not _only_computes(v) or len(order) >= _MAX_CONDITION:
+            return False
+        if not all(visit(op) for op in v.operands):
+            return False
+        order.append(v)
+        return True
 
-    visit(choice.condition)
-    return order
+    return order if visit(condition) else None
 
 
 def _equality_branch(term: Instruction | None) -> EntryChoice | None:
