@@ -57,7 +57,7 @@ from enzc.ad.synth.mpi_requests import is_wait
 from enzc.ad.synth.noneed_writes import drop_primal_writes
 from enzc.ad.synth.parallel_adjoints import check_atomic_forward
 from enzc.ad.synth.parallel_region import forward_mode_fork
-from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward
+from enzc.ad.synth.reverse import HINT_CUSTOM, check_store_forward, unshadowed_memory_error
 from enzc.ad.synth.signature import Derivatives, Signature, derived_params
 from enzc.ad.synth.site_types import call_site_context
 
@@ -334,8 +334,7 @@ class _Tangents:
         dst, src = call.args[0], call.args[1]
         if not gu.activity.has_shadow(dst):
             if gu.activity.has_shadow(src):
-                raise gu.error(call, "active memory is copied into memory the AD cannot shadow",
-                               "copy into a local array or an enzyme_dup argument")
+                unshadowed_memory_error(gu, call, "active memory is copied into")
             return
         self._after(call)
         if not gu.activity.has_shadow(src):

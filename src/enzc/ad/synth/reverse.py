@@ -10,7 +10,7 @@ its shadow slot's adjoint to the stored value and zeroes the slot.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, NoReturn
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.instructions import Alloca, CallBase, Instruction, Load, Store
@@ -287,10 +287,33 @@ def check_store_forward(gu: GradientUtils, inst: Store) -> None:
                            f"give it a shadow: void *__enzyme_shadow_global_{target.name}[2] = "
                            f"{{(void *)&{target.name}, (void *)&d_{target.name}}}; (or !enzyme_shadow in IR), "
                            "or mark it inactive (__enzyme_inactive_global)")
-        raise gu.error(inst, "an active value is written to memory the AD cannot shadow "
-                             "(not a local variable, heap block or enzyme_dup argument it can follow)",
-                       "pass that memory as an argument with enzyme_dup, or keep the value local")
+        unshadowed_memory_error(gu, inst, "an active value is written to")
     # Integer stores of floating data were given their real type or rejected by `intfloat`.
+
+
+def unshadowed_memory_error(gu: GradientUtils, inst: Instruction, what: str) -> NoReturn:
+    """The error for active data written into memory without a shadow; it names the
+    global when the address was loaded from one (`static double *work;` a scratch
+    buffer kept between calls), since that pointer is what needs a registered shadow."""
+    dest = inst.ptr if isinstance(inst, Store) else inst.args[0]
+    holder = _pointer_global(underlying_object(dest))
+    if holder is not None:
+        raise gu.error(inst, f"{what} memory reached through the pointer in the global '{holder.name}', "
+                             "which has no shadow",
+                       f"register a shadow pointer beside it (void *__enzyme_shadow_global_{holder.name}[2] = "
+                       f"{{(void *)&{holder.name}, (void *)&d_{holder.name}}};) whose buffer the program "
+                       "allocates and zeroes with the primal one, or pass the buffer with enzyme_dup")
+    raise gu.error(inst, f"{what} memory the AD cannot shadow "
+                         "(not a local variable, heap block or enzyme_dup argument it can follow)",
+                   "pass that memory as an argument with enzyme_dup, or keep the value local")
+
+
+def _pointer_global(address: Value) -> GlobalVariable | None:
+    """The global `address` was loaded from (through constant offsets into it), if any."""
+    if not isinstance(address, Load):
+        return None
+    holder = base_global(underlying_object(address.ptr))
+    return holder if isinstance(holder, GlobalVariable) else None
 
 
 def _store_shadow_pointer(gu: GradientUtils, b: IRBuilder, shadow_value: Value, shadow_ptr: Value, ptr: Value,
@@ -469,8 +492,7 @@ def _memcpy(gu: GradientUtils, inst: CallBase) -> None:
     act = gu.activity
     if not act.has_shadow(dst):
         if act.has_shadow(src):
-            raise gu.error(inst, "active memory is copied into memory the AD cannot shadow",
-                           "copy into a local array or an enzyme_dup argument")
+            unshadowed_memory_error(gu, inst, "active memory is copied into")
         return
     if not act.has_shadow(src):
         _zero_shadow(gu, dst, inst.args[2])  # constant data overwrote the destination
