@@ -2,11 +2,15 @@
 
 Clang multiplies and divides complex numbers inline but falls back to the
 runtime's `__muldc3`/`__divdc3` (Annex G infinity/NaN recovery) on a NaN result,
-and calls libm for `cexp`, `clog`, `csqrt`, `cabs`, `carg`. The forward pass keeps
-those calls; the reverse pass adds, for a holomorphic `w = f(z)` with adjoint
-`dw` (real and imaginary parts' adjoints as one complex number),
-`dz += conj(f'(z)) * dw` — e.g. `dx += conj(y) * dw` for `w = x * y`. `cabs` and `carg` are
-real-valued: `d(re, im) += (re, im) / |z| * dr` and `(-im, re) / |z|^2 * dr`.
+and calls libm for the elementary functions (`cexp`, `clog`, `csqrt`, `cpow`, the
+trigonometric and hyperbolic ones and their inverses, `cabs`, `carg`). The forward
+pass keeps those calls; the reverse pass adds, for a holomorphic `w = f(z)` with
+adjoint `dw` (real and imaginary parts' adjoints as one complex number),
+`dz += conj(f'(z)) * dw` — e.g. `dx += conj(y) * dw` for `w = x * y` — and forward
+mode's tangent is `dw = f'(z) dz`. `f'(z)` comes from `w` where it can (`exp`:
+`w`, `tan`: `1 + w^2`) and otherwise from libm again (`sin`: `ccos(z)`; `cpow(z,
+a)`: `a cpow(z, a - 1)` and `w clog(z)`). `cabs` and `carg` are real-valued:
+`d(re, im) += (re, im) / |z| * dr` and `(-im, re) / |z|^2 * dr`.
 
 ABI shapes (x86-64 SysV): a `double complex` argument is two `double`s and the
 result `{double, double}`; `float complex` results are `<2 x float>`, and libm's
@@ -18,20 +22,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from enzc.ir.builder import IRBuilder
+from enzc.ir.builder import IRBuilder, get_or_insert_function
 from enzc.ir.instructions import CallBase
-from enzc.ir.types import I32, StructType, VectorType
+from enzc.ir.module import Module
+from enzc.ir.types import I32, FunctionType, StructType, VectorType
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.gradient_state import GradientState
 
 Complex = tuple[Value, Value]
 
+HOLOMORPHIC = ("exp", "log", "sqrt", "pow", "sin", "cos", "tan", "sinh", "cosh", "tanh",
+               "asin", "acos", "atan", "asinh", "acosh", "atanh")
+"""libm's complex functions (`c` + name, `c` + name + `f`) with a complex derivative."""
+
 OPERATIONS: dict[str, str] = {
     **{f"__mul{k}c3": "mul" for k in "sdx"},
     **{f"__div{k}c3": "div" for k in "sdx"},
-    "cexp": "exp", "cexpf": "exp", "clog": "log", "clogf": "log",
-    "csqrt": "sqrt", "csqrtf": "sqrt", "cabs": "abs", "cabsf": "abs", "carg": "arg", "cargf": "arg",
+    **{f"c{op}{suffix}": op for op in (*HOLOMORPHIC, "abs", "arg") for suffix in ("", "f")},
 }
 """Runtime/libm name → the operation differentiated."""
 
@@ -64,19 +72,14 @@ def reverse_complex(gu: GradientState, call: CallBase, op: str) -> None:
         dx = _div(b, dw, _conj(b, y))
         _add(gu, call, 0, dx)
         _add(gu, call, 1, _neg(b, _mul(b, _conj(b, w), dx)))
-    elif op == "exp":
-        _add(gu, call, 0, _mul(b, _conj(b, w), dw))
-    elif op == "log":
-        (z,) = operands
-        _add(gu, call, 0, _div(b, dw, _conj(b, z)))
-    elif op == "sqrt":
-        two_w = (b.fadd(w[0], w[0], "c.2re"), b.fadd(w[1], w[1], "c.2im"))
-        _add(gu, call, 0, _div(b, dw, _conj(b, two_w)))
-    else:
-        raise AssertionError(op)
+        return
+    needed = [any(gu.has_adjoint(call.args[i]) for i in group) for group in _arg_groups(call)]
+    for i, slope in enumerate(_slopes(b, gu.module, call, op, operands, w, needed)):
+        if slope is not None:
+            _add(gu, call, i, _mul(b, _conj(b, slope), dw))
 
 
-def forward_complex(b: IRBuilder, call: CallBase, op: str, operands: list[Complex],
+def forward_complex(b: IRBuilder, module: Module, call: CallBase, op: str, operands: list[Complex],
                     tangents: list[Complex | None], result: Value) -> Value:
     """The tangent of `call` (whose forward clone returned `result`), from its
     complex `operands` and their `tangents` (None: no tangent): `dw = f'(z) dz`,
@@ -100,15 +103,87 @@ def forward_complex(b: IRBuilder, call: CallBase, op: str, operands: list[Comple
     elif op == "div":
         (_, y), (dx, dy) = operands, dzs
         dw = _div(b, _add_complex(b, dx, _neg(b, _mul(b, w, dy))), y)
-    elif op == "exp":
-        dw = _mul(b, w, dzs[0])
-    elif op == "log":
-        dw = _div(b, dzs[0], operands[0])
-    elif op == "sqrt":
-        dw = _div(b, dzs[0], (b.fadd(w[0], w[0], "c.2re"), b.fadd(w[1], w[1], "c.2im")))
     else:
-        raise AssertionError(op)
+        slopes = _slopes(b, module, call, op, operands, w, [t is not None for t in tangents])
+        terms = [_mul(b, slope, dz) for slope, dz in zip(slopes, dzs) if slope is not None]
+        dw = terms[0] if len(terms) == 1 else _add_complex(b, *terms)
     return _complex_value(b, result.type, dw)
+
+
+def _slopes(b: IRBuilder, module: Module, call: CallBase, op: str, operands: list[Complex],
+            w: Complex, needed: list[bool]) -> list[Complex | None]:
+    """`f'` at the call's operands for `w = f(z)` (`w = z^a`: the derivatives in `z`
+    and in `a`), None for an operand not `needed` (no tangent or adjoint)."""
+    z = operands[0]
+    libm = _LibmCaller(b, module, call)
+    one = _real(b, z, 1.0)
+    if op == "pow":
+        a = operands[1]
+        by_base = _mul(b, a, libm("pow", z, (b.fsub(a[0], one[0], "cpow.a1"), a[1]))) if needed[0] else None
+        return [by_base, _mul(b, w, libm("log", z)) if needed[1] else None]
+    square = _mul(b, z, z) if op in ("asin", "acos", "atan", "asinh", "atanh") else one
+    match op:
+        case "exp":
+            slope = w
+        case "log":
+            slope = _div(b, one, z)
+        case "sqrt":
+            slope = _div(b, one, _add_complex(b, w, w))
+        case "sin":
+            slope = libm("cos", z)
+        case "cos":
+            slope = _neg(b, libm("sin", z))
+        case "tan":
+            slope = _add_complex(b, one, _mul(b, w, w))
+        case "sinh":
+            slope = libm("cosh", z)
+        case "cosh":
+            slope = libm("sinh", z)
+        case "tanh":
+            slope = _sub(b, one, _mul(b, w, w))
+        case "asin":
+            slope = _div(b, one, libm("sqrt", _sub(b, one, square)))
+        case "acos":
+            slope = _neg(b, _div(b, one, libm("sqrt", _sub(b, one, square))))
+        case "atan":
+            slope = _div(b, one, _add_complex(b, one, square))
+        case "asinh":
+            slope = _div(b, one, libm("sqrt", _add_complex(b, one, square)))
+        case "acosh":
+            slope = _div(b, one, _mul(b, libm("sqrt", _sub(b, z, one)), libm("sqrt", _add_complex(b, z, one))))
+        case "atanh":
+            slope = _div(b, one, _sub(b, one, square))
+        case _:
+            raise AssertionError(op)
+    return [slope]
+
+
+class _LibmCaller:
+    """Calls of libm's complex functions of the same precision and ABI as `call`."""
+
+    def __init__(self, b: IRBuilder, module: Module, call: CallBase) -> None:
+        self.b, self.module = b, module
+        self.result_type = call.type
+        self.suffix = "f" if isinstance(call.type, VectorType) else ""
+
+    def __call__(self, op: str, *zs: Complex) -> Complex:
+        t = self.result_type
+        params = (t,) * len(zs) if isinstance(t, VectorType) else (t.elements[0],) * (2 * len(zs))
+        fn = get_or_insert_function(self.module, f"c{op}{self.suffix}", FunctionType(t, params))
+        args: list[Value] = []
+        for z in zs:
+            args += [_complex_value(self.b, t, z)] if isinstance(t, VectorType) else list(z)
+        return _parts(self.b, self.b.call(fn, args, f"c{op}"))
+
+
+def _real(b: IRBuilder, like: Complex, value: float) -> Complex:
+    """The complex constant `value + 0i` of `like`'s precision."""
+    t = like[0].type
+    return b.const_fp(t, value), b.const_fp(t, 0.0)
+
+
+def _sub(b: IRBuilder, p: Complex, q: Complex) -> Complex:
+    return b.fsub(p[0], q[0], "c.s"), b.fsub(p[1], q[1], "c.s")
 
 
 def complex_parts(b: IRBuilder, call: CallBase, value_of: Callable[[Value], Value],

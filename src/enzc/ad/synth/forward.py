@@ -302,7 +302,7 @@ class _Tangents:
             operands = complex_parts(self.b, call, self.new)
             tangents = complex_parts(self.b, call, self.tangent, self.has_tangent)
             if any(t is not None for t in tangents):
-                self.t[call] = forward_complex(self.b, call, rule.complex_op, operands,  # type: ignore[arg-type]
+                self.t[call] = forward_complex(self.b, self.gu.module, call, rule.complex_op, operands,  # type: ignore[arg-type]
                                                tangents, self.new(call))
             return
         env = _ForwardEnv(self, call)
