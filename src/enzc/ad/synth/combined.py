@@ -129,9 +129,11 @@ def synthesize_reverse(module: Module, layout: DataLayout, fn: Function, sig: Si
         d.name = "d_return" + (f".{k}" if k else "")
     rv = _Reverse(gu, sig, d_return, undo)
     rv.build(cache, planner)
-    fuse_sincos(gu, sincos_pairs)
+    fused = fuse_sincos(gu, sincos_pairs)
+    returns = [(block, fused.get(value, value) if value is not None else None, [fused.get(s, s) for s in shadows])
+               for block, value, shadows in rv.returns]
     store_invariant_caches_once(gu, cache)
-    return Derivative(g, sig, gu.activity, out_types(fn, sig), cache.stats.values, rv.returns,
+    return Derivative(g, sig, gu.activity, out_types(fn, sig), cache.stats.values, returns,
                       cache.stats.allocations)
 
 

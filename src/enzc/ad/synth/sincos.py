@@ -78,15 +78,18 @@ def _call_after(at: Instruction, fn: object, arg: Value, name: str | None) -> In
     return b.call(fn, [arg], name or "")  # type: ignore[arg-type]
 
 
-def fuse(gu: GradientUtils, pairs: list[tuple[Instruction, Instruction]]) -> None:
+def fuse(gu: GradientUtils, pairs: list[tuple[Instruction, Instruction]]) -> dict[Value, Value]:
     """Replace each pair's forward clones by one call of libm's `sincos` (glibc and
     musl have it; `llvm.sincos` would be the same call, but LLVM 22's vector-combine
     crashes on it), writing two entry slots. Skipped off Linux and when the program
-    defines a `sincos` of its own: the two calls then stay as they are."""
+    defines a `sincos` of its own: the two calls then stay as they are. Returns each
+    erased call's replacement, for what holds values outside the IR (the returned
+    values a split derivative's augmented forward pass hands back)."""
     module = gu.module
     own = module.functions.get("sincos")
+    replaced: dict[Value, Value] = {}
     if not pairs or "linux" not in (module.triple or "") or (own is not None and not own.is_declaration):
-        return
+        return replaced
     sincos = get_or_insert_function(module, "sincos", FunctionType(VOID, (DOUBLE, PTR, PTR)))
     for call, partner in pairs:
         first, second = gu.new_value(call), gu.new_value(partner)
@@ -110,5 +113,7 @@ def fuse(gu: GradientUtils, pairs: list[tuple[Instruction, Instruction]]) -> Non
         first.replace_all_uses_with(sin_part if is_sin else cos_part)
         second.replace_all_uses_with(cos_part if is_sin else sin_part)
         gu.value_map[call], gu.value_map[partner] = (sin_part, cos_part) if is_sin else (cos_part, sin_part)
+        replaced[first], replaced[second] = gu.value_map[call], gu.value_map[partner]
         first.erase()
         second.erase()
+    return replaced
