@@ -41,8 +41,10 @@ def scalar_helper(ctx: FunctionContext, arity: int, linkage: str | None = None) 
 
 def helper(ctx: FunctionContext) -> None:
     """A helper called from the function: scalar, reduction over an array, in-place
-    update of an array, or results through out-parameters."""
-    kind = ctx.rng.choice(["scalar", "scalar", "reduce", "inplace", "outparam"])
+    update of an array, results through out-parameters, or a libm function of one
+    element returned as it is (`return sin(p[k]);`: its partner for the reverse is
+    fused into one sincos call in an augmented forward pass that returns it)."""
+    kind = ctx.rng.choice(["scalar", "scalar", "reduce", "inplace", "outparam", "element"])
     link = ctx.rng.choice(LINKAGES)
     if kind == "scalar":
         callee = scalar_helper(ctx, ctx.rng.randint(1, 3), link)
@@ -62,6 +64,12 @@ def helper(ctx: FunctionContext) -> None:
         ctx.pool += [Val(o1, 3.0), Val(o2, 3.0)]
         return
     arr = any_array(ctx, min_len=2, writable=(kind == "inplace"))
+    if kind == "element":
+        fn = ctx.rng.choice(["sin", "cos"])
+        ctx.add_toplevel(f"{link} double {name}(const double *p, int k) {{\n"
+                         f"    return {fn}(p[k]);\n}}\n".lstrip())
+        ctx.declare("h", f"{name}({arr.name}, {ctx.rng.randrange(arr.length)})", 1.0)
+        return
     if kind == "reduce":
         w = ctx.const(0.2, 1.0)
         ctx.add_toplevel(f"{link} double {name}(const double *p, int m) {{\n"
