@@ -18,6 +18,11 @@ Three independent oracles, all at the same point u (see check_driver.c):
    a few ulps times the condition of the sums. TOL_DOT = 1e-9 (double) leaves 10^6
    ulps of room for long loops; float code rounds at 6e-8, hence 1e-4. A wrong or
    missing adjoint in one mode changes a sum by O(|J_ij|), 10^4..10^9 times more.
+   Both also allow FD_BLIND["double"] * |o_i| (below; float code too, whose float
+   noise the promoted function judges): where the whole Jacobian cancels to
+   rounding noise (`v - acc` with `acc` a running mean of `v`: 1e-18 beside
+   O(1) terms), G is that noise too, and an entry no difference quotient can see
+   is no evidence either way.
 2. Against finite differences: Ridders' extrapolation of central differences
    (steps 0.01 / 1.4^k, k < 10; 0.05 for float code), which also estimates its own
    error. Smooth double code gives ~1e-11 relative (measured: the largest
@@ -228,9 +233,10 @@ def _primal_problems(m: Measurement, precision: str) -> list[str]:
 def _fwd_rev_problems(m: Measurement, jf: list[list[float]], jr: list[list[float]],
                       scales: list[float], precision: str) -> list[str]:
     tol = TOL_DOT[precision]
+    blind = FD_BLIND["double"]
     return [f"d o{i}/d u{j}: forward {jf[i][j]!r}, reverse {jr[i][j]!r}"
             for i in range(m.no) for j in range(m.nu)
-            if abs(jf[i][j] - jr[i][j]) > tol * scales[i]]
+            if abs(jf[i][j] - jr[i][j]) > tol * scales[i] + blind * abs(m.o[i])]
 
 
 def _dot_problems(m: Measurement, jf: list[list[float]], g: float,
@@ -240,9 +246,11 @@ def _dot_problems(m: Measurement, jf: list[list[float]], g: float,
     for t, (lhs, rhs) in sorted(m.dots.items()):
         scale = sum((abs(jf[i][j]) + floor) * abs(m.dot_v[t, j] * m.dot_w[t, i])
                     for i in range(m.no) for j in range(m.nu))
+        unseen = FD_BLIND["double"] * sum(abs(m.o[i] * m.dot_v[t, j] * m.dot_w[t, i])
+                                        for i in range(m.no) for j in range(m.nu))
         err = abs(lhs - rhs)
         worst = max(worst, err / scale) if scale > 0 else worst
-        if err > tol * scale + 1e-300:
+        if err > tol * scale + unseen + 1e-300:
             out.append(f"dot test {t}: <Jv,w> = {lhs!r}, <v,J^T w> = {rhs!r}")
     return out, worst
 
