@@ -126,10 +126,18 @@ int main(void) {{
               f"// Reduced from tests/randprog seed {fn.seed} (found at {opt}). Forward and reverse\n"
               f"// mode against finite differences (Ridders) at the failing point, and the\n"
               f"// primal results of the derivative calls against the plain call.\n"
-              f"// tol: rel=1e-6 abs={abs_tol:.1e}\n// grads: {grads}\n")
+              f"// tol: rel=1e-6 abs={abs_tol:.1e}\n// grads: {grads}\n"
+              + _flags_line(opt))
     includes = "#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
     return (header + includes + "extern int enzyme_dup, enzyme_const, enzyme_out;\n\n"
             + fn.code + "\n" + adaptors(sig) + "\n" + main)
+
+
+def _flags_line(opt: str) -> str:
+    """The `flags:` directive for what the level the failure was found at adds to
+    -Ox (`-fno-strict-aliasing`): the test suite builds at -O0 and -O2 with them."""
+    extra = [f for f in opt.split() if not f.lstrip("-").startswith("O")]
+    return f"// flags: {' '.join(extra)}\n" if extra else ""
 
 
 def write_regression(fn: RandomFunction, opt: str, point: int, out: Path, reason: str) -> int:

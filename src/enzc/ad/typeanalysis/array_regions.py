@@ -23,11 +23,12 @@ from __future__ import annotations
 from typing import Callable
 
 from enzc.ir.datalayout import DataLayoutError
-from enzc.ir.instructions import Alloca, BinaryOp, Br, Cast, Compare, GetElementPtr, Load, Phi, Select, Store
+from enzc.ir.instructions import Alloca, GetElementPtr, Load, Store
 from enzc.ir.module import GlobalVariable
-from enzc.ir.types import I1, ArrayType, NamedStructType, StructType, Type
+from enzc.ir.types import ArrayType, NamedStructType, StructType, Type
 from enzc.ir.values import ConstantInt, Value
 
+from enzc.ad.typeanalysis.index_ranges import index_range
 from enzc.ad.typeanalysis.offsets import TypeSeeds, gep_offset, is_union, strip_constant_offsets
 from enzc.ad.typeanalysis.tbaa import TBAAReader
 
@@ -96,86 +97,12 @@ def _counted_walk_end(gep: GetElementPtr, start: int, seeds: TypeSeeds) -> int |
         if scale is None:
             return None
         if not isinstance(idx, ConstantInt):
-            bounds = _index_range(idx, 0)
+            bounds = index_range(idx)
             if bounds is None or bounds[0] < 0:
                 return None
             reach += bounds[1] * scale
     size = seeds.alloc_size(t)
     return start + reach + size if reach and size else None
-
-
-def _index_range(v: Value, depth: int) -> tuple[int, int] | None:
-    """The values an index takes, [lo, hi], when it is computed from counted loop
-    counters, constants and flags (`zext i1`) by +, *, shl, udiv/sdiv, urem/srem,
-    and, select (None: unknown)."""
-    if isinstance(v, ConstantInt):
-        return v.value, v.value
-    if depth > _MAX_RANGE_DEPTH:
-        return None
-    if isinstance(v, Phi):
-        bound = counted_loop_bound(v)
-        first = next((x.value for x, _ in v.incoming if isinstance(x, ConstantInt)), None)
-        return (first, bound - 1) if bound is not None and first is not None else None
-    if isinstance(v, Cast) and v.opcode in ("sext", "zext"):
-        if v.value.type == I1:
-            return (0, 1) if v.opcode == "zext" else (-1, 0)
-        return _index_range(v.value, depth + 1)
-    if isinstance(v, Select):
-        a, b = _index_range(v.true_value, depth + 1), _index_range(v.false_value, depth + 1)
-        return (min(a[0], b[0]), max(a[1], b[1])) if a is not None and b is not None else None
-    if not isinstance(v, BinaryOp):
-        return None
-    a, b = _index_range(v.lhs, depth + 1), _index_range(v.rhs, depth + 1)
-    if a is None or b is None:
-        return None
-    if v.opcode == "add":
-        return a[0] + b[0], a[1] + b[1]
-    if a[0] < 0 or b[0] < 0:
-        return None
-    match v.opcode:
-        case "mul":
-            return a[0] * b[0], a[1] * b[1]
-        case "shl" if b[0] == b[1]:
-            return a[0] << b[0], a[1] << b[0]
-        case "udiv" | "sdiv" if b[0] == b[1] > 0:
-            return a[0] // b[0], a[1] // b[0]
-        case "urem" | "srem" if b[0] == b[1] > 0:
-            return 0, min(a[1], b[0] - 1)
-        case "and":
-            return 0, min(a[1], b[1])
-    return None
-
-
-_MAX_RANGE_DEPTH = 8
-"""Instructions followed back from an index to the loop counters it is computed from."""
-
-
-def counted_loop_bound(counter: Value) -> int | None:
-    """N when `counter` is a loop header's phi that starts at a constant 0 <= c < N
-    and steps by one, and the loop stays in its header only while the next value is
-    below N (`icmp ult/slt/ne next, N` branching back, `icmp eq next, N` leaving)."""
-    if not isinstance(counter, Phi) or len(counter.incoming) != 2:
-        return None
-    starts = [v.value for v, _ in counter.incoming if isinstance(v, ConstantInt)]
-    steps = [v for v, _ in counter.incoming if isinstance(v, BinaryOp) and v.opcode == "add"
-             and counter in v.operands and any(isinstance(o, ConstantInt) and o.value == 1 for o in v.operands)]
-    if len(starts) != 1 or len(steps) != 1 or starts[0] < 0:
-        return None
-    header = counter.parent
-    for use in steps[0].uses:
-        cmp = use.user
-        if not (isinstance(cmp, Compare) and cmp.opcode == "icmp" and cmp.lhs is steps[0]
-                and isinstance(cmp.rhs, ConstantInt) and cmp.rhs.value > starts[0]):
-            continue
-        for branch_use in cmp.uses:
-            branch = branch_use.user
-            if not (isinstance(branch, Br) and branch.is_conditional and branch.condition is cmp):
-                continue
-            stay, leave = branch.successors
-            if cmp.predicate in ("ult", "slt", "ne") and stay is header and leave is not header \
-                    or cmp.predicate == "eq" and leave is header and stay is not header:
-                return cmp.rhs.value
-    return None
 
 
 def _tagged_member_end(root: Value, start: int, seeds: TypeSeeds, tbaa: TBAAReader) -> int | None:
