@@ -169,6 +169,14 @@ class Compare(Instruction):
     rhs = property(lambda self: self.operand(1))
 
 
+INVERSE_PREDICATE = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sgt": "sle", "sle": "sgt",
+                     "ult": "uge", "uge": "ult", "ugt": "ule", "ule": "ugt"}
+"""The `icmp` predicate that holds exactly where this one does not."""
+SWAPPED_PREDICATE = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle",
+                     "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
+"""The `icmp` predicate of the same test with its operands swapped."""
+
+
 class Select(Instruction):
     opcode = "select"
 

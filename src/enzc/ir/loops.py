@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Iterator, Literal
 
 from enzc.ir.cfg import reverse_post_order
 from enzc.ir.dominators import DominatorTree
-from enzc.ir.instructions import BinaryOp, Br, Compare, Instruction, Phi
+from enzc.ir.instructions import INVERSE_PREDICATE, SWAPPED_PREDICATE, BinaryOp, Br, Compare, Instruction, Phi
 from enzc.ir.module import BasicBlock, Function
 from enzc.ir.types import IntType
 from enzc.ir.values import ConstantInt, Value
@@ -185,9 +185,9 @@ class Loop:
         if test is None:
             return None
         cond, continue_if_true, exiting = test
-        pred = cond.predicate if continue_if_true else _INVERSE[cond.predicate]
+        pred = cond.predicate if continue_if_true else INVERSE_PREDICATE[cond.predicate]
         for iv in self.induction_variables():
-            for lhs, rhs, p in ((cond.lhs, cond.rhs, pred), (cond.rhs, cond.lhs, _SWAPPED[pred])):
+            for lhs, rhs, p in ((cond.lhs, cond.rhs, pred), (cond.rhs, cond.lhs, SWAPPED_PREDICATE[pred])):
                 off = _offset_from(lhs, iv.phi)
                 if off is None or not self.is_invariant(rhs) or (lhs is not iv.phi and not self.contains(lhs)):
                     continue
@@ -236,11 +236,6 @@ _PRED_HOLDS = {
     "ult": lambda a, b: a < b, "ule": lambda a, b: a <= b, "ugt": lambda a, b: a > b, "uge": lambda a, b: a >= b,
 }
 """Predicates on values already converted to the predicate's signedness."""
-
-_INVERSE = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sgt": "sle", "sle": "sgt",
-            "ult": "uge", "uge": "ult", "ugt": "ule", "ule": "ugt"}
-_SWAPPED = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle",
-            "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
 
 
 @dataclass(frozen=True, eq=False)

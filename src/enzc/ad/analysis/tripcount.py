@@ -16,17 +16,12 @@ from dataclasses import dataclass
 
 from enzc.ir.builder import IRBuilder
 from enzc.ir.dominators import DominatorTree
-from enzc.ir.instructions import BinaryOp, Br, Cast, Compare, Instruction, Phi, Select
+from enzc.ir.instructions import INVERSE_PREDICATE, SWAPPED_PREDICATE, BinaryOp, Br, Cast, Compare, Instruction, Phi, Select
 from enzc.ir.loops import Loop
 from enzc.ir.types import I64, IntType
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.tripcount_exhaustive import exhaustive_count
-
-_SWAP = {"slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle", "ult": "ugt", "ugt": "ult",
-         "ule": "uge", "uge": "ule", "eq": "eq", "ne": "ne"}
-_INVERT = {"slt": "sge", "sge": "slt", "sgt": "sle", "sle": "sgt", "ult": "uge", "uge": "ult",
-           "ugt": "ule", "ule": "ugt", "eq": "ne", "ne": "eq"}
 
 
 @dataclass(frozen=True)
@@ -192,8 +187,8 @@ def _from_compare(loop: Loop, cmp: Compare, continue_on_true: bool, preheader, l
         return None
     pred = cmp.predicate
     if not continue_on_true:
-        pred = _INVERT[pred]
-    for iv_side, other, p in ((cmp.lhs, cmp.rhs, pred), (cmp.rhs, cmp.lhs, _SWAP[pred])):
+        pred = INVERSE_PREDICATE[pred]
+    for iv_side, other, p in ((cmp.lhs, cmp.rhs, pred), (cmp.rhs, cmp.lhs, SWAPPED_PREDICATE[pred])):
         if _defined_in(other, loop):
             continue
         found = _induction(iv_side, loop, preheader, latch)

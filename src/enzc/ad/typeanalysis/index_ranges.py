@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from enzc.ir.instructions import BinaryOp, Br, Cast, Compare, Phi, Select
+from enzc.ir.instructions import INVERSE_PREDICATE, SWAPPED_PREDICATE, BinaryOp, Br, Cast, Compare, Phi, Select
 from enzc.ir.types import I1
 from enzc.ir.values import ConstantInt, Value
 
@@ -25,11 +25,6 @@ _UNBOUNDED = 1 << 64
 
 _MAX_RANGE_DEPTH = 8
 """Instructions followed back from an index to the loop counters it is computed from."""
-
-_SWAPPED = {"ult": "ugt", "ule": "uge", "ugt": "ult", "uge": "ule",
-            "slt": "sgt", "sle": "sge", "sgt": "slt", "sge": "sle", "eq": "eq", "ne": "ne"}
-_NEGATED = {"ult": "uge", "ule": "ugt", "ugt": "ule", "uge": "ult",
-            "slt": "sge", "sle": "sgt", "sgt": "sle", "sge": "slt", "eq": "ne", "ne": "eq"}
 
 
 class _Fact:
@@ -136,11 +131,11 @@ def _sides(v: Select, facts: Mapping[Value, _Fact]) -> list[tuple[Value, Mapping
         if isinstance(cond.rhs, ConstantInt):
             x, pred, c = cond.lhs, cond.predicate, cond.rhs.value
         elif isinstance(cond.lhs, ConstantInt):
-            x, pred, c = cond.rhs, _SWAPPED.get(cond.predicate, ""), cond.lhs.value
+            x, pred, c = cond.rhs, SWAPPED_PREDICATE.get(cond.predicate, ""), cond.lhs.value
         else:
             x, pred, c = None, "", 0
-        if x is not None and pred in _NEGATED:
-            for side, p in ((when_true, pred), (when_false, _NEGATED[pred])):
+        if x is not None and pred in INVERSE_PREDICATE:
+            for side, p in ((when_true, pred), (when_false, INVERSE_PREDICATE[pred])):
                 fact = _fact(p, c)
                 if fact is not None:
                     side[x] = fact
