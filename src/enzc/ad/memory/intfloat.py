@@ -26,6 +26,8 @@ argument go to a clone of it that takes the float (`float_bit_args`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from enzc.ir.builder import IRBuilder
 from enzc.ir.datalayout import DataLayout
 from enzc.ir.instructions import BinaryOp, CallBase, Cast, Freeze, GetElementPtr, InsertElement, InsertValue, Instruction
@@ -58,12 +60,15 @@ _HINT = ("copy the values as double/float (not through integer types or unions) 
 
 
 def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activity: Activity,
-                         reanalyze, types: TypeAnalysis) -> Activity:
+                         reanalyze: Callable[[], Activity], types: TypeAnalysis,
+                         lower_sign_bits: Callable[[], bool]) -> Activity:
     """Rewrite integer moves of floats/pointers touching shadowed memory in `fn` (the
     private copy being differentiated); returns the activity of the result
     (`reanalyze()` recomputes it after a rewrite, which may shadow more memory).
     `types` is the module's type analysis. A store whose bytes `fn` alone cannot
-    type is asked again in the context all of `fn`'s call sites agree on."""
+    type is asked again in the context all of `fn`'s call sites agree on. Loads of
+    floats whose bits went through sign-bit operations are followed by
+    `lower_sign_bits()` (`synth/float_bit_ops`: true when it rewrote some)."""
     from enzc.ad.diagnostics import ad_error
 
     settled: set[int] = set()
@@ -111,6 +116,9 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
             break
         splitter.remove_unused()
         types.forget(fn)  # its body changed
+        activity = reanalyze()
+    if lower_sign_bits():
+        types.forget(fn)
         activity = reanalyze()
     if pass_float_bits_as_floats(module, fn, activity.varied):
         activity = reanalyze()
@@ -333,6 +341,8 @@ def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout:
         return _MIXED
     if _tagged_integer(tbaa, inst):
         return None
+    if isinstance(inst, Load) and (as_float := _bits_become_float(inst, layout)) is not None:
+        return as_float
     size = layout.size_of(value.type)
     declared = indexed_segments(inst.ptr, size, layout)  # type: ignore[attr-defined]
     if isinstance(inst, Store) and activity.has_shadow(inst.ptr) and not _may_carry_active_bits(value, activity):
@@ -353,12 +363,40 @@ def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout:
 
 
 def _float_cast_of(load: Load) -> Type | None:
-    """The float type a `bitcast` of `load`'s value to a scalar float of its width gives."""
+    """The float type (scalar or vector) a `bitcast` of `load`'s value gives."""
     for use in load.uses:
         user = use.user
-        if isinstance(user, Cast) and user.opcode == "bitcast" and isinstance(user.type, FloatType):
+        if isinstance(user, Cast) and user.opcode == "bitcast" and isinstance(user.type.scalar, FloatType):
             return user.type
     return None
+
+
+def _bits_become_float(load: Load, layout: DataLayout) -> Type | None:
+    """The floats `load` holds when the program turns its bits into floats after
+    integer operations on them (`bits & ~sign`, a lane shuffle, then `bitcast` to
+    `double`: an absolute value done on bits, which the optimizer makes of SIMD
+    `and` masks): loaded as an integer, nothing would carry their derivative. Typed
+    as floats, the sign-bit steps become float operations (`synth/float_bit_ops`)
+    and any other integer arithmetic on them a located error (`_check_float_bits`)."""
+    found: list[FloatType] = []
+
+    def hit(use: Use) -> bool:
+        user = use.user
+        if isinstance(user, Cast) and user.opcode == "bitcast" and isinstance(user.type.scalar, FloatType):
+            found.append(user.type.scalar)  # type: ignore[arg-type]
+            return True
+        return False
+
+    def passes_on(user: Instruction) -> bool:
+        return isinstance(user, (BinaryOp, Phi, Select, Freeze, InsertElement, ExtractElement, ShuffleVector)) \
+            and isinstance(user.type.scalar, IntType)
+
+    if not reaches(load, passes_on, hit):
+        return None
+    lane, total = layout.size_of(found[0]) * 8, _bits(load.type)
+    if total == lane:
+        return found[0]
+    return VectorType(total // lane, found[0]) if total % lane == 0 else None
 
 
 def _declared_by_stores(load: Load, size: int, layout: DataLayout) -> list[Segment] | None:
@@ -428,7 +466,15 @@ def _tagged_pointer(tbaa: TBAAReader, inst: Instruction, layout: DataLayout) -> 
 
 
 def _wide_int(t: Type) -> bool:
+    """An integer, or a vector of them (SIMD integer moves of doubles), of whole bytes."""
+    if isinstance(t, VectorType):
+        return isinstance(t.element, IntType) and t.element.bits % 8 == 0
     return isinstance(t, IntType) and t.bits >= 16 and t.bits % 8 == 0
+
+
+def _bits(t: Type) -> int:
+    """The width of an integer or of a vector of integers."""
+    return t.count * t.element.bits if isinstance(t, VectorType) else t.bits  # type: ignore[attr-defined]
 
 
 def _from_segments(segments: list[Segment], moved: Type, layout: DataLayout,
@@ -438,12 +484,16 @@ def _from_segments(segments: list[Segment], moved: Type, layout: DataLayout,
     string when unknown or conflicting. With `overwrite` (inactive bits stored over
     memory with a shadow) bytes of unknown or conflicting type count as floats: what
     they held, if it was a derivative, is gone."""
-    bits = moved.bits  # type: ignore[attr-defined]
+    bits = _bits(moved)
     if overwrite:
         segments = [_overwritten(s) for s in segments]
     if len(segments) == 1 and segments[0].size * 8 == bits:
         whole = _whole(segments[0].type, bits, layout)
+        if isinstance(moved, VectorType) and whole == PTR:
+            return None if overwrite else "a vector of integers moves a pointer"
         return None if overwrite and whole == PTR else whole  # a constant address: stays an integer
+    if isinstance(moved, VectorType):
+        return _vector_segments(segments, bits)
     pieces: list[Piece] = []
     for seg in segments:
         match seg.type.kind:
@@ -471,6 +521,22 @@ def _from_segments(segments: list[Segment], moved: Type, layout: DataLayout,
     if all(isinstance(p.type, IntType) for p in pieces):
         return None
     return tuple(pieces)
+
+
+def _vector_segments(segments: list[Segment], bits: int) -> Type | str | None:
+    """What a vector of integers made of several typed segments moves: floats of one
+    type make a vector of them; integers stay; a mix is not split (unlike a scalar
+    integer's pieces) but undecided."""
+    kinds = {seg.type.kind for seg in segments}
+    if kinds <= {Kind.INTEGER, Kind.ANYTHING}:
+        return None
+    floats = {seg.type.float_kind for seg in segments if seg.type.kind is Kind.FLOAT}
+    if kinds == {Kind.FLOAT} and len(floats) == 1:
+        elem = FloatType(floats.pop())  # type: ignore[arg-type]
+        lane = {"float": 32, "double": 64}.get(elem.kind)
+        if lane is not None and bits % lane == 0:
+            return VectorType(bits // lane, elem)
+    return "its bytes mix floating-point data with other types"
 
 
 def _whole(t: BaseType, bits: int, layout: DataLayout) -> Type | str | None:

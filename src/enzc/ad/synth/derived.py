@@ -74,7 +74,7 @@ def start_derived(module: Module, layout: DataLayout, fn: Function, args: tuple[
     activity = analyze(original, analysis_args, active_return, module, has_rule=has_rule)
     activity = retype_integer_moves(module, layout, original, activity,
                                     lambda: analyze(original, analysis_args, active_return, module, has_rule=has_rule),
-                                    types)
+                                    types, lambda: lower_float_bit_ops(module, original))
     value_map: dict[Value, Value] = {}
     extra: dict[Value, list[Value]] = {}
     it = iter(g.args)

@@ -33,14 +33,17 @@ from enzc.ir.values import Constant, ConstantAggregate, ConstantInt, ConstantSpl
 from enzc.ad.rules.dsl import type_suffix
 
 
-def lower_float_bit_ops(module: Module, fn: Function) -> None:
+def lower_float_bit_ops(module: Module, fn: Function) -> bool:
     """Rewrite each region of sign-bit operations in `fn` that starts at a bitcast of
-    floats to integers and ends in bitcasts back."""
+    floats to integers and ends in bitcasts back; true when there was one."""
+    rewrote = False
     for inst in list(fn.instructions()):
         if inst.parent is not None and _floats_to_bits(inst):
             region = _region(inst)
             if region is not None:
                 _rewrite(module, inst, region)
+                rewrote = True
+    return rewrote
 
 
 def _floats_to_bits(inst: Instruction) -> bool:
