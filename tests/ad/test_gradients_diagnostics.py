@@ -38,6 +38,8 @@ CASES = {
     "openmp_max_reduction": Case(DIAG / "openmp_max_reduction.c", ("order", "lock", "max"), ("-fopenmp",)),
     "fnptr_external_forward": Case(DIAG / "fnptr_external.c", ("indirect", "logb"), ("-DFORWARD",)),
     "lfind_comparator": Case(DIAG / "lfind_comparator.c", ("lfind", "comparator")),
+    "record_copy_walked_unbounded": Case(DIAG / "record_copy_walked_unbounded.c", ("memcpy", "conflicting"),
+                                         ("-fno-strict-aliasing",)),
     "scratch_pointer_global": Case(DIAG / "scratch_pointer_global.c", ("'work'", "__enzyme_shadow_global_work")),
     "errest_unknown_call": Case(DIAG / "errest_unknown_call.c", ("opaque_model", "error estimate")),
     "errest_custom_forward": Case(DIAG / "errest_custom_forward.c", ("smooth", "user derivative", "not error estimates")),

@@ -81,3 +81,9 @@ def test_a_record_walked_by_div_and_rem_keeps_the_fields_after_its_matrix():
             return s;
         }""", "-O2", "-fno-strict-aliasing")
     assert not _heap_block(m).has_conflict()
+
+
+def test_a_halved_counter_masked_to_31_bits_stays_in_its_rows():
+    # m[j / 2][j % 2] with j < 4 as the optimizer writes the row: (j >> 1) & 0x7fffffff
+    f = _loop("  %half = lshr i64 %j, 1\n  %idx = and i64 %half, 2147483647", bound=4)
+    assert index_range(value(f, "idx")) == (0, 1)

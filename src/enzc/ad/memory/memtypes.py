@@ -26,7 +26,8 @@ from enzc.ir.builder import IRBuilder, new_block
 from enzc.ir.instructions import Alloca, CallBase, Cast, GetElementPtr, Load, Store
 from enzc.ir.libc import define_helper
 from enzc.ir.module import Function
-from enzc.ir.types import I1, I8, I64, PTR, VOID, FloatType, FunctionType, Type
+from enzc.ir.types import I1, I8, I64, PTR, VOID, ArrayType, FloatType, FunctionType, IntType, NamedStructType
+from enzc.ir.types import PointerType, StructType, Type, VectorType
 from enzc.ir.values import ConstantInt, Value
 
 from enzc.ad.analysis.activity import float_leaves
@@ -294,12 +295,25 @@ def _element_float_type(gu: GradientState, ptr: Value) -> FloatType | None:
             only = next(iter(kinds))
             if isinstance(only, FloatType) and len(leaves) * gu.layout.alloc_size_of(only) == whole:
                 return only
+        if _declares_other_scalars(base.allocated_type):
+            return None  # `struct { double m[4]; int n; double *p; }`: not all one float, whatever is seen
     seen = {(inst.type if isinstance(inst, Load) else inst.value.type).scalar
             for inst in gu.original.instructions()
             if isinstance(inst, (Load, Store)) and underlying_object(inst.ptr) is base}
     if len(seen) == 1 and isinstance(only := next(iter(seen)), FloatType):
         return only
     return None
+
+
+def _declares_other_scalars(t: Type) -> bool:
+    """Whether a declared type holds integers wider than a byte or pointers (a byte
+    array is storage of any type)."""
+    match t:
+        case StructType(elements=els) | NamedStructType(elements=els) if els is not None:
+            return any(_declares_other_scalars(e) for e in els)
+        case ArrayType(element=e) | VectorType(element=e):
+            return _declares_other_scalars(e)
+    return isinstance(t, PointerType) or isinstance(t, IntType) and t.bits > 8
 
 
 def _indexed_element_layout(gu: GradientState, call: CallBase, proven: bool = True) -> CopyLayout | None:

@@ -46,8 +46,8 @@ class _Fact:
 
 def index_range(v: Value) -> Range | None:
     """The values an index takes, [lo, hi], when it is computed from counted loop
-    counters, constants and flags (`zext i1`) by +, -, *, shl, udiv/sdiv, urem/srem,
-    and, select (None: unknown)."""
+    counters, constants and flags (`zext i1`) by +, -, *, shifts by a constant,
+    udiv/sdiv, urem/srem, and, select (None: unknown)."""
     return _range(v, 0, {})
 
 
@@ -99,6 +99,8 @@ def _binary(opcode: str, a: Range | None, b: Range | None) -> Range | None:
             return a[0] * b[0], a[1] * b[1]
         case "shl" if b[0] == b[1]:
             return a[0] << b[0], a[1] << b[0]
+        case "lshr" | "ashr" if b[0] == b[1]:
+            return a[0] >> b[0], a[1] >> b[0]
         case "udiv" | "sdiv" if b[0] == b[1] > 0:
             return a[0] // b[0], a[1] // b[0]
         case "urem" | "srem" if b[0] == b[1] > 0:
