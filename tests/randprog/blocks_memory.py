@@ -305,3 +305,36 @@ def sort(ctx: FunctionContext) -> None:
         ctx.emit(f"const double *{hit} = bsearch(&{key}, {arr.name}, {arr.length}, sizeof(double), {cmp});")
         ctx.declare("v", f"({hit} ? *{hit} : 0.0)", arr.bound)
     read_back(ctx, arr)
+
+
+_SIGN_BITS = {"abs": "&= 0x7fffffffffffffffULL", "neg": "^= 0x8000000000000000ULL"}
+
+
+def bits(ctx: FunctionContext) -> None:
+    """Doubles handled as integer bits: an absolute value or a negation on the
+    `uint64_t` bits of one element (memcpy in and out), or an array copied, and
+    now and then negated, by SSE2 integer loads and stores (`_mm_loadu_si128`,
+    `_mm_xor_si128` with the sign bit)."""
+    kind = ctx.rng.choice(["abs", "neg", "simd_copy", "simd_neg"])
+    ctx.add_toplevel("#include <stdint.h>\n#include <emmintrin.h>")
+    if kind in _SIGN_BITS:
+        arr = any_array(ctx, min_len=1, writable=False)
+        name = ctx.global_name("bits")
+        link = ctx.rng.choice(["static", "static __attribute__((noinline))", ""])
+        ctx.add_toplevel(f"{link} double {name}(const double *p) {{\n"
+                         f"    uint64_t b;\n    memcpy(&b, p, sizeof b);\n    b {_SIGN_BITS[kind]};\n"
+                         f"    double r;\n    memcpy(&r, &b, sizeof r);\n    return r;\n}}\n".lstrip())
+        ctx.declare("v", f"{name}(&{arr.name}[{ctx.rng.randrange(arr.length)}])", arr.bound)
+        return
+    src = any_array(ctx, min_len=2, writable=False)
+    m = src.length - src.length % 2
+    dst, i = ctx.fresh("s"), ctx.fresh("i")
+    moved = f"_mm_loadu_si128((const __m128i *)({src.name} + {i}))"
+    if kind == "simd_neg":
+        moved = f"_mm_xor_si128({moved}, _mm_set1_epi64x((long long)0x8000000000000000ULL))"
+    ctx.emit(f"double {dst}[{m}];")
+    with ctx.scope(f"for (int {i} = 0; {i} < {m}; {i} += 2)"):
+        ctx.emit(f"_mm_storeu_si128((__m128i *)({dst} + {i}), {moved});")
+    arr = Arr(dst, m, src.bound)
+    ctx.arrays.append(arr)
+    read_back(ctx, arr)

@@ -64,6 +64,8 @@ FEATURES: tuple[Feature, ...] = (
             "now and then after counting its calls or a null check, or called through a pointer"),
     Feature("sort", 0.15, "qsort of a local array of doubles (ascending or descending), elements read "
             "back by position, now and then a bsearch for one of its values"),
+    Feature("bits", 0.12, "doubles as integer bits: |x| or -x on the uint64_t bits of one element, "
+            "arrays copied (and negated) by SSE2 integer loads and stores"),
 )
 
 BY_NAME: dict[str, Feature] = {f.name: f for f in FEATURES}

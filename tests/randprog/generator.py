@@ -40,6 +40,7 @@ BLOCKS: dict[str, Callable[[FunctionContext], None]] = {
     "record": blocks_records.record_block,
     "dispatch": blocks_calls.dispatch,
     "sort": blocks_memory.sort,
+    "bits": blocks_memory.bits,
 }
 """Feature -> block writer. `libm` and `kinks` have no block: they shape expressions."""
 

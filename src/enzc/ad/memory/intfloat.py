@@ -202,7 +202,14 @@ def is_word_load(inst: Value) -> bool:
 
 def _known_bits(value: Value, splitter: Splitter) -> Moved:
     """What integer `value` is, when it is the bits of a typed value: a float, float
-    vector or pointer cast to an integer, or the integer rebuilt from a split load."""
+    vector or pointer cast to an integer (also after sign-bit steps on the bits of
+    floats: `and`/`or`/`xor` with a constant, lane shuffles), or the integer rebuilt
+    from a split load."""
+    while isinstance(value, (BinaryOp, ShuffleVector)):
+        operands = [o for o in value.operands[:2] if not isinstance(o, Constant)]
+        if len(operands) != 1 or isinstance(value, BinaryOp) and value.opcode not in ("and", "or", "xor"):
+            break
+        value = operands[0]
     if isinstance(value, Cast) and value.opcode in ("bitcast", "ptrtoint"):
         source = value.operand(0).type
         if isinstance(source.scalar, FloatType) or source == PTR:
@@ -341,7 +348,7 @@ def _moved_type(types: TypeResults, tbaa: TBAAReader, inst: Instruction, layout:
         return _MIXED
     if _tagged_integer(tbaa, inst):
         return None
-    if isinstance(inst, Load) and (as_float := _bits_become_float(inst, layout)) is not None:
+    if isinstance(inst, Load) and (as_float := _bits_become_float(inst, layout, types)) is not None:
         return as_float
     size = layout.size_of(value.type)
     declared = indexed_segments(inst.ptr, size, layout)  # type: ignore[attr-defined]
@@ -371,13 +378,15 @@ def _float_cast_of(load: Load) -> Type | None:
     return None
 
 
-def _bits_become_float(load: Load, layout: DataLayout) -> Type | None:
+def _bits_become_float(load: Load, layout: DataLayout, types: TypeResults) -> Type | None:
     """The floats `load` holds when the program turns its bits into floats after
     integer operations on them (`bits & ~sign`, a lane shuffle, then `bitcast` to
     `double`: an absolute value done on bits, which the optimizer makes of SIMD
-    `and` masks): loaded as an integer, nothing would carry their derivative. Typed
-    as floats, the sign-bit steps become float operations (`synth/float_bit_ops`)
-    and any other integer arithmetic on them a located error (`_check_float_bits`)."""
+    `and` masks), or stores them so into memory of floats (`_mm_xor_si128` of a
+    loaded pair, stored: a negated copy): loaded as an integer, nothing would carry
+    their derivative. Typed as floats, the sign-bit steps become float operations
+    (`synth/float_bit_ops`) and any other integer arithmetic on them a located
+    error (`_check_float_bits`)."""
     found: list[FloatType] = []
 
     def hit(use: Use) -> bool:
@@ -385,6 +394,11 @@ def _bits_become_float(load: Load, layout: DataLayout) -> Type | None:
         if isinstance(user, Cast) and user.opcode == "bitcast" and isinstance(user.type.scalar, FloatType):
             found.append(user.type.scalar)  # type: ignore[arg-type]
             return True
+        if isinstance(user, Store) and use.index == 0 and user.value is not load:
+            kind = _one_float(types.memory_layout(user.ptr, 0, layout.size_of(user.value.type)))
+            if kind is not None:
+                found.append(kind)
+                return True
         return False
 
     def passes_on(user: Instruction) -> bool:
@@ -397,6 +411,13 @@ def _bits_become_float(load: Load, layout: DataLayout) -> Type | None:
     if total == lane:
         return found[0]
     return VectorType(total // lane, found[0]) if total % lane == 0 else None
+
+
+def _one_float(segments: list[Segment]) -> FloatType | None:
+    """The float type memory of these segments holds throughout, if one."""
+    kinds = {seg.type.float_kind if seg.type.kind is Kind.FLOAT else None for seg in segments}
+    kind = kinds.pop() if len(kinds) == 1 else None
+    return FloatType(kind) if kind is not None else None  # type: ignore[arg-type]
 
 
 def _declared_by_stores(load: Load, size: int, layout: DataLayout) -> list[Segment] | None:
