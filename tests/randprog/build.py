@@ -56,7 +56,8 @@ class BuildOutcome:
 
 def _run(cmd: list[str], timeout: float, cwd: Path | None = None) -> tuple[int | None, str, str]:
     """(returncode or None on timeout, stdout, stderr); the whole process group is
-    killed on timeout, so no compiler child is left behind."""
+    killed on timeout, and when the caller is stopped (its own session keeps the
+    child out of the caller's group), so no compiler or program is left behind."""
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, errors="replace", start_new_session=True,
                             env=dict(os.environ, LC_ALL="C"))
@@ -67,6 +68,10 @@ def _run(cmd: list[str], timeout: float, cwd: Path | None = None) -> tuple[int |
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
         return None, out, err
+    finally:
+        if proc.poll() is None:  # stopped mid-run (an interrupt, or SIGTERM: see __main__)
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
 
 
 def build(source: Path, opt: str, exe: Path, timeout: float = COMPILE_TIMEOUT,
