@@ -25,7 +25,7 @@ engine knows. Anything else stays integer arithmetic on float bits, which
 from __future__ import annotations
 
 from enzc.ir.builder import IRBuilder, get_or_insert_function
-from enzc.ir.instructions import BinaryOp, Cast, Instruction, ShuffleVector
+from enzc.ir.instructions import BinaryOp, Cast, ExtractElement, Instruction, ShuffleVector
 from enzc.ir.module import Function, Module
 from enzc.ir.types import FloatType, FunctionType, IntType, Type, VectorType
 from enzc.ir.values import Constant, ConstantAggregate, ConstantInt, ConstantSplat, Value
@@ -36,7 +36,7 @@ from enzc.ad.rules.dsl import type_suffix
 def lower_float_bit_ops(module: Module, fn: Function) -> bool:
     """Rewrite each region of sign-bit operations in `fn` that starts at a bitcast of
     floats to integers and ends in bitcasts back; true when there was one."""
-    rewrote = False
+    rewrote = _regroup_lanes(fn)
     for inst in list(fn.instructions()):
         if inst.parent is not None and _floats_to_bits(inst):
             region = _region(inst)
@@ -44,6 +44,51 @@ def lower_float_bit_ops(module: Module, fn: Function) -> bool:
                 _rewrite(module, inst, region)
                 rewrote = True
     return rewrote
+
+
+def _regroup_lanes(fn: Function) -> bool:
+    """`bitcast <4 x double> %v to <2 x i128>`, `extractelement` of a lane, `bitcast`
+    of it to `<2 x double>`: the optimizer's way to take half of an AVX vector (Eigen
+    with -mavx2). Each such half becomes a `shufflevector` of `%v`'s lanes (a scalar
+    one an `extractelement`): the same bits, with floats the engine follows."""
+    rewrote = False
+    for cast in list(fn.instructions()):
+        if cast.parent is None or not _wide_lanes(cast):
+            continue
+        floats, lane_type = cast.operand(0), cast.operand(0).type.element  # type: ignore[attr-defined]
+        per = cast.type.element.bits // _lanes(floats.type, FloatType)[1]  # type: ignore[attr-defined,index]
+        for use in list(cast.uses):
+            pick = use.user
+            for back in list(pick.users):
+                b = IRBuilder()
+                b.position_before(back)
+                first = pick.index.value * per  # type: ignore[attr-defined]
+                lanes = b.extract_element(floats, first, "lane") if per == 1 else \
+                    b.shuffle_vector(floats, IRBuilder.const_poison(floats.type), list(range(first, first + per)), "lanes")
+                back.replace_all_uses_with(lanes)
+                back.erase()
+            pick.erase()
+        cast.erase()
+        rewrote = True
+    return rewrote
+
+
+def _wide_lanes(cast: Instruction) -> bool:
+    """A bitcast of a float vector to integers of whole groups of its lanes, used only
+    by constant-lane extracts used only by bitcasts back to that float type."""
+    if not (isinstance(cast, Cast) and cast.opcode == "bitcast" and isinstance(cast.type, VectorType)):
+        return False
+    source, target = _lanes(cast.operand(0).type, FloatType), _lanes(cast.type, IntType)
+    if source is None or target is None or not source[0] or target[1] % source[1] or target[1] == source[1]:
+        return False
+    per = target[1] // source[1]
+    element = cast.operand(0).type.element  # type: ignore[attr-defined]
+    want = element if per == 1 else VectorType(per, element)
+    return bool(cast.uses) and all(
+        isinstance(u.user, ExtractElement) and isinstance(u.user.index, ConstantInt) and u.user.uses
+        and all(isinstance(v.user, Cast) and v.user.opcode == "bitcast" and v.user.type == want
+                for v in u.user.uses)
+        for u in cast.uses)
 
 
 def _floats_to_bits(inst: Instruction) -> bool:

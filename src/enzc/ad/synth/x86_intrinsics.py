@@ -14,6 +14,8 @@ already knows; the user's function keeps its intrinsics.
   included), as the instruction does; the scalar forms (`ss`/`sd`) on element 0,
   the others kept from the first operand; the 512-bit forms only with the current
   rounding mode (4);
+- `addsub`: even elements `x - y`, odd ones `x + y` (Eigen's quaternion and complex
+  products): an `fsub`, an `fadd` and a shuffle picking alternately;
 - `blendv`: the second operand's element where the mask's sign bit is set;
 - `cvtpd2ps`: `fptrunc` (both round to nearest: the program has not changed
   MXCSR's rounding, which `fenv.h` code would also hide from `fptrunc`).
@@ -34,6 +36,7 @@ from enzc.ir.values import ConstantInt, Value
 
 _HORIZONTAL = re.compile(r"llvm\.x86\.(?:sse3|avx)\.h(add|sub)\.p[sd](?:\.256)?")
 _MIN_MAX = re.compile(r"llvm\.x86\.(?:sse2?|avx|avx512)\.(max|min)\.([ps])[sd](?:\.256|\.512)?")
+_ADDSUB = re.compile(r"llvm\.x86\.(?:sse3|avx)\.addsub\.p[sd](?:\.256)?")
 _BLEND = re.compile(r"llvm\.x86\.(?:sse41\.blendvp[sd]|avx\.blendv\.p[sd]\.256)")
 _NARROW = frozenset({"llvm.x86.sse2.cvtpd2ps", "llvm.x86.avx.cvt.pd2.ps.256"})
 _PREDICATE = {"max": "ogt", "min": "olt"}
@@ -63,6 +66,8 @@ def _lower(b: IRBuilder, name: str, call: CallBase) -> Value | None:
                                         and call.args[2].value == _CURRENT_ROUNDING):
             return None
         return _min_max(b, found.group(1), found.group(2) == "s", call.args[0], call.args[1])
+    if _ADDSUB.fullmatch(name) is not None and len(call.args) == 2:
+        return _add_sub(b, *call.args)
     if _BLEND.fullmatch(name) is not None and len(call.args) == 3:
         return _blend(b, *call.args)
     if name in _NARROW and len(call.args) == 1:
@@ -89,6 +94,12 @@ def _horizontal(b: IRBuilder, op: str, x: Value, y: Value) -> Value:
     first = b.shuffle_vector(x, y, left, f"h{op}.even")
     second = b.shuffle_vector(x, y, right, f"h{op}.odd")
     return b.binop("f" + op, first, second, f"h{op}")
+
+
+def _add_sub(b: IRBuilder, x: Value, y: Value) -> Value:
+    n = x.type.count  # type: ignore[attr-defined]
+    difference, total = b.fsub(x, y, "addsub.sub"), b.fadd(x, y, "addsub.add")
+    return b.shuffle_vector(difference, total, [i + n * (i % 2) for i in range(n)], "addsub")
 
 
 def _min_max(b: IRBuilder, which: str, scalar: bool, x: Value, y: Value) -> Value:
