@@ -12,7 +12,7 @@ sign_mask)`, which clang keeps as
 
 (InstCombine folds the scalar forms to `fneg`/`fabs`, not these.) The engine would
 see active float bits carried through integer arithmetic. Where every step between
-the two bitcasts moves whole lanes (`shufflevector`) or changes only sign bits
+the two bitcasts moves whole lanes (`shufflevector`, `extractelement` of one) or changes only sign bits
 with a constant (`xor` with the sign bit: negate the lane; `and` with all other
 bits: its absolute value; `or` with the sign bit: minus its absolute value; an
 all-zero `xor`/`or` or all-ones `and` lane: unchanged), and every path ends in a
@@ -49,13 +49,13 @@ def lower_float_bit_ops(module: Module, fn: Function) -> bool:
 def _regroup_lanes(fn: Function) -> bool:
     """`bitcast <4 x double> %v to <2 x i128>`, `extractelement` of a lane, `bitcast`
     of it to `<2 x double>`: the optimizer's way to take half of an AVX vector (Eigen
-    with -mavx2). Each such half becomes a `shufflevector` of `%v`'s lanes (a scalar
-    one an `extractelement`): the same bits, with floats the engine follows."""
+    with -mavx2). Each such half becomes a `shufflevector` of `%v`'s lanes: the
+    same bits, with floats the engine follows."""
     rewrote = False
     for cast in list(fn.instructions()):
         if cast.parent is None or not _wide_lanes(cast):
             continue
-        floats, lane_type = cast.operand(0), cast.operand(0).type.element  # type: ignore[attr-defined]
+        floats = cast.operand(0)
         per = cast.type.element.bits // _lanes(floats.type, FloatType)[1]  # type: ignore[attr-defined,index]
         for use in list(cast.uses):
             pick = use.user
@@ -63,9 +63,8 @@ def _regroup_lanes(fn: Function) -> bool:
                 b = IRBuilder()
                 b.position_before(back)
                 first = pick.index.value * per  # type: ignore[attr-defined]
-                lanes = b.extract_element(floats, first, "lane") if per == 1 else \
-                    b.shuffle_vector(floats, IRBuilder.const_poison(floats.type), list(range(first, first + per)), "lanes")
-                back.replace_all_uses_with(lanes)
+                poison = IRBuilder.const_poison(floats.type)
+                back.replace_all_uses_with(b.shuffle_vector(floats, poison, list(range(first, first + per)), "lanes"))
                 back.erase()
             pick.erase()
         cast.erase()
@@ -81,9 +80,7 @@ def _wide_lanes(cast: Instruction) -> bool:
     source, target = _lanes(cast.operand(0).type, FloatType), _lanes(cast.type, IntType)
     if source is None or target is None or not source[0] or target[1] % source[1] or target[1] == source[1]:
         return False
-    per = target[1] // source[1]
-    element = cast.operand(0).type.element  # type: ignore[attr-defined]
-    want = element if per == 1 else VectorType(per, element)
+    want = VectorType(target[1] // source[1], cast.operand(0).type.element)  # type: ignore[attr-defined]
     return bool(cast.uses) and all(
         isinstance(u.user, ExtractElement) and isinstance(u.user.index, ConstantInt) and u.user.uses
         and all(isinstance(v.user, Cast) and v.user.opcode == "bitcast" and v.user.type == want
@@ -125,6 +122,8 @@ def _region(start: Instruction) -> list[Instruction] | None:
                 pass  # a way back to floats
             elif isinstance(user, ShuffleVector) and all(id(o) in inside or _poison(o) for o in user.operands[:2]):
                 work.append(user)
+            elif isinstance(user, ExtractElement) and id(user.vector) in inside and isinstance(user.index, ConstantInt):
+                work.append(user)  # one lane's bits
             elif isinstance(user, BinaryOp) and _sign_masks(user, inside, width) is not None:
                 work.append(user)
             else:
@@ -192,6 +191,9 @@ def _rewrite(module: Module, start: Instruction, region: list[Instruction]) -> N
         if isinstance(step, ShuffleVector):
             a, c = (floats[id(o)] if id(o) in floats else _poison_like(o, float_type) for o in step.operands[:2])
             floats[id(step)] = b.shuffle_vector(a, c, step.mask, "lanes")
+            continue
+        if isinstance(step, ExtractElement):
+            floats[id(step)] = b.extract_element(floats[id(step.vector)], step.index, "lane")
             continue
         assert isinstance(step, BinaryOp)
         inside = set(floats)
