@@ -61,14 +61,15 @@ _HINT = ("copy the values as double/float (not through integer types or unions) 
 
 def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activity: Activity,
                          reanalyze: Callable[[], Activity], types: TypeAnalysis,
-                         lower_sign_bits: Callable[[], bool]) -> Activity:
+                         lower_sign_bits: Callable[[], None]) -> Activity:
     """Rewrite integer moves of floats/pointers touching shadowed memory in `fn` (the
     private copy being differentiated); returns the activity of the result
     (`reanalyze()` recomputes it after a rewrite, which may shadow more memory).
     `types` is the module's type analysis. A store whose bytes `fn` alone cannot
-    type is asked again in the context all of `fn`'s call sites agree on. Loads of
-    floats whose bits went through sign-bit operations are followed by
-    `lower_sign_bits()` (`synth/float_bit_ops`: true when it rewrote some)."""
+    type is asked again in the context all of `fn`'s call sites agree on. After each
+    round of rewrites `lower_sign_bits()` (`synth/float_bit_ops`) turns sign-bit
+    operations on the bits just typed into float operations: memory they write then
+    has a shadow, and the next round sees the moves that read it."""
     from enzc.ad.diagnostics import ad_error
 
     settled: set[int] = set()
@@ -115,10 +116,8 @@ def retype_integer_moves(module: Module, layout: DataLayout, fn: Function, activ
         if not changed:
             break
         splitter.remove_unused()
+        lower_sign_bits()  # sign steps on bits just typed become float operations, so what they store is active
         types.forget(fn)  # its body changed
-        activity = reanalyze()
-    if lower_sign_bits():
-        types.forget(fn)
         activity = reanalyze()
     if pass_float_bits_as_floats(module, fn, activity.varied):
         activity = reanalyze()

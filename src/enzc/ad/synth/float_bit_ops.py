@@ -33,25 +33,22 @@ from enzc.ir.values import Constant, ConstantAggregate, ConstantInt, ConstantSpl
 from enzc.ad.rules.dsl import type_suffix
 
 
-def lower_float_bit_ops(module: Module, fn: Function) -> bool:
+def lower_float_bit_ops(module: Module, fn: Function) -> None:
     """Rewrite each region of sign-bit operations in `fn` that starts at a bitcast of
-    floats to integers and ends in bitcasts back; true when there was one."""
-    rewrote = _regroup_lanes(fn)
+    floats to integers and ends in bitcasts back."""
+    _regroup_lanes(fn)
     for inst in list(fn.instructions()):
         if inst.parent is not None and _floats_to_bits(inst):
             region = _region(inst)
             if region is not None:
                 _rewrite(module, inst, region)
-                rewrote = True
-    return rewrote
 
 
-def _regroup_lanes(fn: Function) -> bool:
+def _regroup_lanes(fn: Function) -> None:
     """`bitcast <4 x double> %v to <2 x i128>`, `extractelement` of a lane, `bitcast`
     of it to `<2 x double>`: the optimizer's way to take half of an AVX vector (Eigen
     with -mavx2). Each such half becomes a `shufflevector` of `%v`'s lanes: the
     same bits, with floats the engine follows."""
-    rewrote = False
     for cast in list(fn.instructions()):
         if cast.parent is None or not _wide_lanes(cast):
             continue
@@ -68,8 +65,6 @@ def _regroup_lanes(fn: Function) -> bool:
                 back.erase()
             pick.erase()
         cast.erase()
-        rewrote = True
-    return rewrote
 
 
 def _wide_lanes(cast: Instruction) -> bool:
