@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -134,9 +133,6 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("dir")
     command("features", _cmd_features, "list the features")
     args = p.parse_args(argv)
-    # SIGTERM (a killed job) as SystemExit, here and in forked workers, so the
-    # programs being built or run are killed on the way out (build._run)
-    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
     return args.fn(args)
 
 

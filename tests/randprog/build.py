@@ -12,6 +12,7 @@ A build ends in one of:
 
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 import signal
@@ -56,11 +57,12 @@ class BuildOutcome:
 
 def _run(cmd: list[str], timeout: float, cwd: Path | None = None) -> tuple[int | None, str, str]:
     """(returncode or None on timeout, stdout, stderr); the whole process group is
-    killed on timeout, and when the caller is stopped (its own session keeps the
-    child out of the caller's group), so no compiler or program is left behind."""
+    killed on timeout or an interrupt, and the child dies with the process that
+    started it (its own session keeps it out of a killed job's group), so no
+    compiler or program is left behind."""
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, errors="replace", start_new_session=True,
-                            env=dict(os.environ, LC_ALL="C"))
+                            env=dict(os.environ, LC_ALL="C"), preexec_fn=_die_with_parent)
     try:
         out, err = proc.communicate(timeout=timeout)
         return proc.returncode, out, err
@@ -69,9 +71,19 @@ def _run(cmd: list[str], timeout: float, cwd: Path | None = None) -> tuple[int |
         out, err = proc.communicate()
         return None, out, err
     finally:
-        if proc.poll() is None:  # stopped mid-run (an interrupt, or SIGTERM: see __main__)
+        if proc.poll() is None:  # interrupted mid-run
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def _die_with_parent() -> None:
+    """In the child, before it runs: SIGKILL when the thread that started it ends
+    (Linux's `prctl(PR_SET_PDEATHSIG)`; a killed campaign worker once left a hung
+    derivative spinning for 20 minutes)."""
+    ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 def build(source: Path, opt: str, exe: Path, timeout: float = COMPILE_TIMEOUT,
