@@ -12,9 +12,9 @@ A build ends in one of:
 
 from __future__ import annotations
 
-import ctypes
 import os
 import re
+import shutil
 import signal
 import subprocess
 import time
@@ -60,9 +60,9 @@ def _run(cmd: list[str], timeout: float, cwd: Path | None = None) -> tuple[int |
     killed on timeout or an interrupt, and the child dies with the process that
     started it (its own session keeps it out of a killed job's group), so no
     compiler or program is left behind."""
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen([*_DIE_WITH_PARENT, *cmd], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, errors="replace", start_new_session=True,
-                            env=dict(os.environ, LC_ALL="C"), preexec_fn=_die_with_parent)
+                            env=dict(os.environ, LC_ALL="C"))
     try:
         out, err = proc.communicate(timeout=timeout)
         return proc.returncode, out, err
@@ -76,14 +76,11 @@ def _run(cmd: list[str], timeout: float, cwd: Path | None = None) -> tuple[int |
             proc.wait()
 
 
-def _die_with_parent() -> None:
-    """In the child, before it runs: SIGKILL when the thread that started it ends
-    (Linux's `prctl(PR_SET_PDEATHSIG)`; a killed campaign worker once left a hung
-    derivative spinning for 20 minutes)."""
-    ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
-_PR_SET_PDEATHSIG = 1
+_DIE_WITH_PARENT = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
+"""util-linux's `setpriv` runs the command with `PR_SET_PDEATHSIG`: SIGKILL when the
+thread that started it ends (a killed campaign worker once left a hung derivative
+spinning for 20 minutes). A `preexec_fn` would do the same in Python, but forks the
+test process with its threads (JAX's) running."""
 
 
 def build(source: Path, opt: str, exe: Path, timeout: float = COMPILE_TIMEOUT,
